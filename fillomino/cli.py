@@ -1,0 +1,84 @@
+"""The ``fillomino`` command: a thin layer over the library.
+
+Each subcommand lives in ``fillomino/commands/<name>.py`` with ``register(subparsers)``; this module
+only builds the parser, runs the chosen command and turns errors into one line on stderr, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .puzzle import FillominoError
+
+COMMANDS = (
+    "convert",
+    "check",
+    "solve",
+    "unique",
+    "crosscheck",
+    "count",
+    "ambiguity",
+    "suggest",
+    "audit",
+    "generate",
+    "certify",
+    "render",
+)
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise FillominoError(f"{self.prog}: {message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="fillomino",
+        description="Exact Fillomino engine: solve, prove uniqueness, count, generate, certify.",
+        epilog="Example: fillomino unique fillomino:3x3:a2b234b",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f".commands.{name}", __package__)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.endswith(f"commands.{name}"):
+                continue  # command not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return EXIT_USAGE
+        return int(args.run(args) or 0)
+    except FillominoError as exc:
+        print(f"fillomino: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("fillomino: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

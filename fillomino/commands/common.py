@@ -1,0 +1,47 @@
+"""Options and helpers every subcommand shares, so they read and behave alike."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..puzzle import Puzzle
+
+INPUT_HELP = "a file path, '-' for stdin, or the puzzle itself (text, JSON, fillomino:RxC:... ID, puzz.link URL)"
+
+
+def add_input(parser: argparse.ArgumentParser, name: str = "input", help: str = INPUT_HELP) -> None:
+    parser.add_argument(name, metavar=name.upper(), help=help)
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def add_engine_options(parser: argparse.ArgumentParser, backend: bool = True) -> None:
+    """--max-size, --budget and (optionally) --backend/--threads."""
+    parser.add_argument(
+        "--max-size",
+        type=int,
+        metavar="K",
+        help="assume no region exceeds K cells (a promise that shrinks the model; outputs say it was assumed)",
+    )
+    parser.add_argument(
+        "--budget", metavar="LIMIT", help="give up with 'unknown' after a time ('5s') or conflicts ('100000c')"
+    )
+    if backend:
+        parser.add_argument("--backend", choices=("cnf", "cpsat"), default="cnf", help="engine (default: cnf)")
+        parser.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
+
+
+def load_puzzle(source: str) -> Puzzle:
+    """Read a puzzle from a path, '-', or inline text; errors are FillominoError with a location."""
+    from ..formats import read_puzzle
+
+    return read_puzzle(source)
+
+
+def print_json(obj: object) -> None:
+    json.dump(obj, sys.stdout)
+    sys.stdout.write("\n")

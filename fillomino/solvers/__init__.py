@@ -1,0 +1,90 @@
+"""One API over several backends: ``solve``, ``uniqueness`` and ``enumerate_solutions``.
+
+Each backend is one small module (``cnf`` on python-sat, ``cpsat`` on OR-tools) imported only
+when it is used, so a CNF question never pays OR-tools' start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+
+from ..puzzle import FillominoError, Grid, Puzzle
+from .base import Budget, Status, Verdict, differing_cells
+
+BACKENDS = ("cnf", "cpsat")
+DEFAULT_BACKEND = "cnf"
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "Budget",
+    "BudgetExhausted",
+    "Status",
+    "Verdict",
+    "differing_cells",
+    "enumerate_solutions",
+    "get_backend",
+    "solve",
+    "uniqueness",
+]
+
+
+class BudgetExhausted(FillominoError):
+    """A time or conflict budget ran out before the question was settled (the answer is unknown)."""
+
+
+def get_backend(name: str) -> ModuleType:
+    """The backend module by name; its solver package is imported now, not before."""
+    if name not in BACKENDS:
+        raise FillominoError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def _check_cap(puzzle: Puzzle, max_size: int | None) -> None:
+    if max_size is None:
+        return
+    if max_size < 1:
+        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+    big = [v for v in puzzle.clues if v > max_size]
+    if big:
+        raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    backend: str = DEFAULT_BACKEND,
+    max_size: int | None = None,
+    budget: Budget | None = None,
+    threads: int = 1,
+) -> Grid | None:
+    """One solution, or None when there is none. Raises BudgetExhausted when the budget runs out."""
+    _check_cap(puzzle, max_size)
+    return get_backend(backend).solve(puzzle, max_size=max_size, budget=budget or Budget(), threads=threads)
+
+
+def uniqueness(
+    puzzle: Puzzle,
+    *,
+    backend: str = DEFAULT_BACKEND,
+    max_size: int | None = None,
+    budget: Budget | None = None,
+    threads: int = 1,
+) -> Verdict:
+    """Unique, multiple (two solutions and where they differ), none (a minimal conflicting clue set) or unknown."""
+    _check_cap(puzzle, max_size)
+    return get_backend(backend).uniqueness(puzzle, max_size=max_size, budget=budget or Budget(), threads=threads)
+
+
+def enumerate_solutions(
+    puzzle: Puzzle,
+    *,
+    backend: str = DEFAULT_BACKEND,
+    max_size: int | None = None,
+    budget: Budget | None = None,
+) -> Iterator[Grid]:
+    """Every solution exactly once, as they are found (a generator; stop it early to cap the work)."""
+    _check_cap(puzzle, max_size)
+    return get_backend(backend).enumerate_solutions(puzzle, max_size=max_size, budget=budget or Budget())
