@@ -162,7 +162,7 @@ def _parse_rows(
     first_line = rows[0][0]
     for lineno, text in rows:
         if cols is not None:
-            tokens = bool(re.search(r"\s", text)) or len(text) != cols or cols == 1
+            tokens = cols == 1 or bool(re.search(r"\s", text))
         cells = _split_row(text, tokens)
         if expected is None:
             expected = len(cells)
@@ -665,14 +665,15 @@ def parse_answer(text: str, origin: str = "<answer>", puzzle: Puzzle | None = No
         rows = _json_rows(data, origin, "answer", answer=True, cols=cols)
     else:
         lines = body.splitlines()
+        unit = "line"
         if len(lines) == 1 and "/" in lines[0]:
-            lines = lines[0].split("/")
+            lines, unit = lines[0].split("/"), "row"
         numbered = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if ln.strip() and not ln.startswith("#")]
         if any(_HEADER.match(ln) for _, ln in numbered):
             numbered = _solution_block(numbered, origin)
         if len(numbered) > MAX_SIDE:
             raise FillominoError(f"{origin}: answer has {len(numbered)} rows, at most {MAX_SIDE}")
-        rows = _parse_rows(numbered, origin, answer=True, cols=cols, what="answer")
+        rows = _parse_rows(numbered, origin, answer=True, cols=cols, what="answer", unit=unit)
     if puzzle is not None:
         if len(rows) != puzzle.rows or any(len(r) != puzzle.cols for r in rows):
             raise FillominoError(f"{origin}: answer is {len(rows)}x{len(rows[0])}, the puzzle is {puzzle.shape}")
