@@ -1,0 +1,144 @@
+"""``fillomino render``: draw a puzzle, its solution, its ambiguity or two differing solutions as SVG or PNG,
+or as a box-drawing board in the terminal when no output file is given."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..puzzle import FillominoError, Grid, Puzzle
+from ..render import DEFAULT_CELL_SIZE
+from .common import add_engine_options, add_input, load_puzzle
+
+FORMATS = (".svg", ".png")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "render",
+        help="draw a puzzle (and its solution or ambiguity) as SVG, PNG or a terminal board",
+        description="Draw a puzzle as a puzzle book prints it: bold region borders, printed clues bold, "
+        "filled-in numbers grey. Without -o the board is printed in the terminal.",
+        epilog="Example: fillomino render fillomino:3x3:a2b234b --solution -o example.svg",
+    )
+    add_input(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write FILE.svg or FILE.png (default: print to terminal)")
+    show = p.add_mutually_exclusive_group()
+    show.add_argument("--solution", action="store_true",
+                      help="draw the stored solution, or solve the puzzle when none is stored")
+    show.add_argument("--diff", action="store_true",
+                      help="for a puzzle with several solutions: draw two side by side, differing cells tinted")
+    p.add_argument("--ambiguity", action="store_true",
+                   help="shade loose cells (several possible values) and write their possible values")
+    p.add_argument("--cell-size", type=int, default=DEFAULT_CELL_SIZE, metavar="PX",
+                   help=f"cell size in pixels (default: {DEFAULT_CELL_SIZE})")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colour in the terminal board")
+    add_engine_options(p)
+    p.set_defaults(run=run)
+
+
+def _engine_kwargs(args: argparse.Namespace) -> dict:
+    from ..solvers import Budget
+
+    return {"backend": args.backend, "max_size": args.max_size, "budget": Budget.parse(args.budget),
+            "threads": args.threads}
+
+
+def _solution(puzzle: Puzzle, args: argparse.Namespace) -> Grid:
+    if puzzle.solution is not None:
+        return puzzle.solution
+    from ..solvers import solve
+
+    answer = solve(puzzle, **_engine_kwargs(args))
+    if answer is None:
+        raise FillominoError("the puzzle has no solution: nothing to draw with --solution")
+    return answer
+
+
+def _possible(puzzle: Puzzle) -> list[list[set[int]]]:
+    try:
+        from ..possible import possible
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__.rpartition('.')[0]}.possible":
+            raise
+        raise FillominoError("--ambiguity needs fillomino.possible, which this build does not have yet") from None
+    cells = possible(puzzle)
+    if any(not values for row in cells for values in row):
+        raise FillominoError("the puzzle has no solution: no cell has a possible value to draw")
+    return cells
+
+
+def _two_solutions(puzzle: Puzzle, args: argparse.Namespace) -> tuple[Grid, Grid]:
+    from ..solvers import Status, uniqueness
+
+    verdict = uniqueness(puzzle, **_engine_kwargs(args))
+    if verdict.status == Status.MULTIPLE:
+        return verdict.solutions[0], verdict.solutions[1]
+    reasons = {
+        Status.UNIQUE: "the puzzle has exactly one solution, so there is nothing to compare (use --solution)",
+        Status.NONE: "the puzzle has no solution, so there is nothing to compare",
+        Status.UNKNOWN: "the budget ran out before two solutions were found (raise --budget)",
+    }
+    raise FillominoError(f"--diff: {reasons[verdict.status]}")
+
+
+def _check_output(path: Path, force: bool) -> str:
+    """The output format from the extension; refuse to overwrite or to write into a missing folder."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise FillominoError(f"output {str(path)!r} must end in .svg or .png (got {suffix or 'no extension'!r})")
+    if path.exists() and not force:
+        raise FillominoError(f"{path} already exists: pass --force to overwrite it")
+    if path.is_dir():
+        raise FillominoError(f"{path} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise FillominoError(f"folder {str(path.parent)!r} does not exist")
+    return suffix
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import render
+    from ..terminal import format_board, use_color
+
+    if args.diff and args.ambiguity:
+        raise FillominoError("--diff and --ambiguity cannot be combined: choose one")
+    if args.cell_size < 4:
+        raise FillominoError(f"--cell-size {args.cell_size} is too small: use at least 4")
+    out = Path(args.output) if args.output else None
+    suffix = _check_output(out, args.force) if out else None
+    puzzle = load_puzzle(args.input)
+
+    if args.diff:
+        a, b = _two_solutions(puzzle, args)
+        if out is None:
+            differ = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]}
+            color = use_color(sys.stdout, args.no_color)
+            print(format_board(puzzle, a, color=color, highlight=differ))
+            print()
+            print(format_board(puzzle, b, color=color, highlight=differ))
+            return 0
+        data: str | bytes = (render.render_diff_svg if suffix == ".svg" else render.render_diff_png)(
+            puzzle, a, b, cell_size=args.cell_size
+        )
+    else:
+        answer = _solution(puzzle, args) if args.solution else None
+        possible = _possible(puzzle) if args.ambiguity else None
+        if out is None:
+            print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color), possible=possible))
+            return 0
+        draw = render.render_svg if suffix == ".svg" else render.render_png
+        data = draw(puzzle, answer, possible=possible, cell_size=args.cell_size)
+
+    assert out is not None
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(out, "wb" if args.force else "xb") as fh:  # "x": never overwrite without --force
+            fh.write(payload)
+    except FileExistsError:
+        raise FillominoError(f"{out} already exists: pass --force to overwrite it") from None
+    except OSError as exc:
+        raise FillominoError(f"cannot write {out}: {exc.strerror}") from None
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
