@@ -22,6 +22,8 @@ from .puzzle import FillominoError, Grid, Puzzle
 
 DEFAULT_CELL_SIZE = 40
 THUMBNAIL_CELL_SIZE = 12
+MIN_FILL_CELL_SIZE = 16
+"""Below this many pixels a cell, filled-in answer numbers are left out (clues and borders stay)."""
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 DIGIT_WIDTH = 0.7
 """Advance of one bold digit in em, a little over DejaVu Sans Bold's 0.696, so numbers never overflow."""
@@ -145,7 +147,7 @@ def format_candidates(values: set[int]) -> str:
 
 def number_font_size(cell_size: float, digits: int) -> float:
     """Font size that fits a number of ``digits`` digits in a cell: 60% of it, smaller for 3+ digits."""
-    return round(min(0.6 * cell_size, 0.88 * cell_size / (DIGIT_WIDTH * max(digits, 1))), 2)
+    return round(min(0.6 * cell_size, 0.84 * cell_size / (DIGIT_WIDTH * max(digits, 1))), 2)
 
 
 def _wrap(text: str, lines: int) -> list[str]:
@@ -155,16 +157,17 @@ def _wrap(text: str, lines: int) -> list[str]:
     return [",".join(parts[k : k + per]) + ("," if k + per < len(parts) else "") for k in range(0, len(parts), per)]
 
 
-def _candidate_text(x: float, y: float, cs: float, values: set[int], one_line: bool) -> Text:
-    """Small candidates in the cell's top-left corner: one line above a shown number, else as many as fit best."""
+def _candidate_text(x: float, y: float, cs: float, values: set[int], above_number: bool) -> Text:
+    """Small candidates in the cell's top-left corner, wrapped over as many lines as gives the largest font."""
     text = format_candidates(values)
     pad = 0.06 * cs
     best: tuple[float, list[str]] = (0.0, [text])
-    for n in [1] if one_line else [1, 2, 3, 4]:
+    room = 0.34 * cs if above_number else cs - 2 * pad  # height left above a number drawn in the cell
+    for n in [1, 2] if above_number else [1, 2, 3, 4]:
         lines = _wrap(text, n)
         width_limit = (cs - 2 * pad) / (0.64 * max(len(s) for s in lines))
-        height_limit = (0.24 * cs if one_line else (cs - 2 * pad) / (1.15 * len(lines)))
-        size = min(0.3 * cs, width_limit, height_limit)
+        height_limit = room / (1.15 * len(lines))
+        size = min(0.24 * cs if above_number else 0.3 * cs, width_limit, height_limit)
         if size > best[0]:
             best = (size, lines)
     size, lines = best
@@ -230,6 +233,8 @@ def board_scene(
             if clue:
                 shapes.append(Text(x + cs / 2, y + cs / 2, (str(clue),), number_font_size(cs, len(str(clue))),
                                    INK, "clue", bold=True))
+            elif v and cs < MIN_FILL_CELL_SIZE:
+                pass  # thumbnails: grey digits would bury the regions
             elif v and loose(r, c):  # smaller and lower, below the candidates in the corner
                 shapes.append(Text(x + cs / 2, y + 0.6 * cs, (str(v),), 0.8 * number_font_size(cs, len(str(v))),
                                    FILL_INK, "fill"))
@@ -237,7 +242,7 @@ def board_scene(
                 shapes.append(Text(x + cs / 2, y + cs / 2, (str(v),), number_font_size(cs, len(str(v))),
                                    FILL_INK, "fill"))
             if loose(r, c):
-                shapes.append(_candidate_text(x, y, cs, possible[r][c], one_line=bool(v)))  # type: ignore[index]
+                shapes.append(_candidate_text(x, y, cs, possible[r][c], above_number=bool(v)))  # type: ignore[index]
     return scene
 
 
@@ -320,7 +325,8 @@ def render_svg(
     cell_size: int = DEFAULT_CELL_SIZE,
 ) -> str:
     """The board as SVG: clues bold, answer digits grey, bold region borders, loose cells shaded with
-    their possible values in the corner, highlighted cells tinted. ``cell_size=12`` makes a thumbnail."""
+    their possible values in the corner, highlighted cells tinted. ``cell_size=12`` makes a thumbnail
+    (below 16 px a cell the filled-in numbers are left out, so the regions stay readable)."""
     return scene_to_svg(board_scene(puzzle, answer, possible=possible, highlight=highlight, cell_size=cell_size))
 
 
@@ -377,15 +383,16 @@ def scene_to_png(scene: Scene) -> bytes:
                 x1, y1 = _pixel_start(s.x + s.w, sw) + sw - 1, _pixel_start(s.y + s.h, sw) + sw - 1
                 draw.rectangle([x0, y0, x1, y1], outline=s.stroke, width=sw)
         elif isinstance(s, Line):
-            ext = s.width / 2 if s.cls == "border" else 0  # square caps close the corners where borders meet
+            w = max(1, round(s.width))
             x1, x2 = sorted((s.x1, s.x2))
             y1, y2 = sorted((s.y1, s.y2))
-            if x1 == x2:
-                left = _pixel_start(x1, s.width)
-                box = [left, round(y1 - ext), left + max(1, round(s.width)) - 1, round(y2 + ext) - 1]
+            if s.cls == "border":  # square caps: the stroke's square around each end is painted too
+                x0, y0 = _pixel_start(x1, w), _pixel_start(y1, w)
+                box = [x0, y0, _pixel_start(x2, w) + w - 1, _pixel_start(y2, w) + w - 1]
+            elif x1 == x2:
+                box = [_pixel_start(x1, w), round(y1), _pixel_start(x1, w) + w - 1, round(y2) - 1]
             else:
-                top = _pixel_start(y1, s.width)
-                box = [round(x1 - ext), top, round(x2 + ext) - 1, top + max(1, round(s.width)) - 1]
+                box = [round(x1), _pixel_start(y1, w), round(x2) - 1, _pixel_start(y1, w) + w - 1]
             draw.rectangle(box, fill=s.stroke)
         else:
             font = _font(max(1, round(s.size)), s.bold)

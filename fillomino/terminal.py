@@ -130,7 +130,7 @@ def _cell(
     loose = possible is not None and len(possible[r][c]) > 1
     is_clue = puzzle.clue(r, c) > 0
     text = str(value) if value else ("?" if loose else "")
-    text = f"{text:^{width}}"
+    text = f"{text:>{width}}"  # numbers right-aligned, as in a table
     mark = "*" if (r, c) in highlight else ("?" if loose and value else " ")
     if not color:
         return f"{mark}{text}{mark}"
@@ -138,3 +138,8 @@ def _cell(
     if is_clue:
         return f"{style} {BOLD}{text}{RESET}{style} {RESET if style else ''}"
     return f"{style} {text} {RESET}" if style else f" {text} "
+
+
+def side_by_side(boards: list[str], gap: int = 3) -> str:
+    """Boards of the same shape next to each other (such as two solutions that differ)."""
+    return "\n".join((" " * gap).join(lines) for lines in zip(*(b.split("\n") for b in boards), strict=True))

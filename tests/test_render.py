@@ -133,7 +133,10 @@ def test_60x60_board_with_three_digit_numbers_renders():
 
 def test_thumbnail_and_data_uri():
     svg = render_svg(SEED, SEED_SOLUTION, cell_size=THUMBNAIL_CELL_SIZE)
-    assert int(parse(svg).get("width")) < 60
+    root = parse(svg)
+    assert int(root.get("width")) < 60
+    assert len(with_class(root, "text", "clue")) == 4 and with_class(root, "text", "fill") == []  # regions show
+    assert len(with_class(root, "line", "border")) == SEED_BORDERS
     uri = svg_data_uri(svg)
     assert uri.startswith("data:image/svg+xml;base64,")
     assert base64.b64decode(uri.split(",", 1)[1]).decode() == svg

@@ -100,7 +100,7 @@ def _check_output(path: Path, force: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from .. import render
-    from ..terminal import format_board, use_color
+    from ..terminal import format_board, side_by_side, use_color
 
     if args.diff and args.ambiguity:
         raise FillominoError("--diff and --ambiguity cannot be combined: choose one")
@@ -115,9 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if out is None:
             differ = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]}
             color = use_color(sys.stdout, args.no_color)
-            print(format_board(puzzle, a, color=color, highlight=differ))
-            print()
-            print(format_board(puzzle, b, color=color, highlight=differ))
+            print(side_by_side([format_board(puzzle, g, color=color, highlight=differ) for g in (a, b)]))
             return 0
         data: str | bytes = (render.render_diff_svg if suffix == ".svg" else render.render_diff_png)(
             puzzle, a, b, cell_size=args.cell_size
