@@ -261,3 +261,20 @@ def test_cli_reads_a_real_puzzle_id(tmp_path):
     out = tmp_path / "seed.svg"
     assert main(["render", "fillomino:3x3:a2b234b", "-o", str(out)]) == 0
     assert len(with_class(parse(out.read_text()), "text", "clue")) == 4
+
+
+def test_cli_diff_without_output_prints_both_boards(seed_loader, monkeypatch, capsys):
+    from fillomino.solvers import Status, Verdict
+
+    other = ((4, 2, 3), (4, 2, 3), (4, 4, 4))  # a drawing only: one differing cell
+    verdict = Verdict(Status.MULTIPLE, [SEED_SOLUTION, other])
+    monkeypatch.setattr("fillomino.solvers.uniqueness", lambda p, **kw: verdict)
+    assert main(["render", "seed", "--diff", "--no-color"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and lines[5].endswith("┃*3*┃   ┃ 4 │ 4 │*4*┃")
+
+
+def test_cli_ambiguity_says_clearly_when_possible_is_missing(seed_loader, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "fillomino.possible", None)  # as if the module did not exist
+    assert main(["render", "seed", "--ambiguity"]) == 2
+    assert "fillomino.possible" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from conftest import external_files
 
 from fillomino.formats import read_puzzle
 from fillomino.puzzle import Puzzle
-from fillomino.terminal import HEAVY, LIGHT, NONE, box_chars, format_board, use_color
+from fillomino.terminal import HEAVY, LIGHT, NONE, box_chars, format_board, side_by_side, use_color
 
 SEED = read_puzzle("fillomino:3x3:a2b234b")
 SEED_SOLUTION = ((4, 2, 3), (4, 2, 3), (4, 4, 3))
@@ -122,3 +122,10 @@ def test_use_color_needs_a_tty_no_flag_and_no_NO_COLOR(monkeypatch):
     assert use_color(FakeTTY()) is False
     monkeypatch.setenv("NO_COLOR", "")  # no-color.org: an empty value does not count
     assert use_color(FakeTTY()) is True
+
+
+def test_side_by_side_joins_boards_line_by_line():
+    a = format_board(SEED, SEED_SOLUTION)
+    joined = side_by_side([a, format_board(SEED)], gap=2)
+    assert joined.split("\n")[0] == "┏━━━┳━━━┳━━━┓  ┏━━━┯━━━┯━━━┓"
+    assert len(joined.split("\n")) == 7
