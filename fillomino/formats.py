@@ -10,6 +10,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from .puzzle import MAX_CELLS, MAX_SIDE, UNMARKED, FillominoError, Grid, Puzzle, validate_shape
@@ -37,7 +38,7 @@ def _read_source(source: str, kind: str) -> tuple[str, str] | None:
             raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} characters")
         return text, "<stdin>"
     stripped = source.strip()
-    if "\n" in stripped or _looks_inline(stripped):
+    if not stripped or "\n" in stripped or _looks_inline(stripped):
         return None
     path = Path(source)
     try:
@@ -45,7 +46,7 @@ def _read_source(source: str, kind: str) -> tuple[str, str] | None:
     except OSError:  # name too long and the like: it is content, not a path
         return None
     if not exists:
-        if stripped and re.search(r"[A-Za-z_~\\]", stripped):
+        if re.search(r"\.[A-Za-z]\w*$", stripped) or stripped.startswith(("./", "../", "/", "~", "\\")):
             raise FillominoError(f"no such file: {source!r} (give a {kind} file, '-' for stdin, or the {kind} itself)")
         return None
     if path.is_dir():
@@ -62,14 +63,27 @@ def _read_source(source: str, kind: str) -> tuple[str, str] | None:
 
 def _looks_inline(text: str) -> bool:
     low = text[:12].lower()
-    return low.startswith(("{", "[", "fillomino:", "http://", "https://", "genre:", "grid:"))
+    return low.startswith(("{", "[", "fillomino:", "http://", "https://", "genre:", "grid:")) or "?fillomino/" in text
+
+
+@contextmanager
+def _maybe_a_missing_file(source: str, kind: str) -> Iterator[None]:
+    """A one-line source that is not a file and does not parse may have been meant as a file name: say both."""
+    try:
+        yield
+    except FillominoError as exc:
+        one_line = source.strip() and "\n" not in source.strip()
+        if one_line and re.search(r"[A-Za-z_]", source) and not _looks_inline(source.strip()):
+            raise FillominoError(f"no such file {source!r}, and as an inline {kind}: {exc}") from None
+        raise
 
 
 def read_puzzle(source: str) -> Puzzle:
     """A puzzle from a file path, ``-`` (stdin), or the puzzle text itself (text, JSON, ID or URL)."""
     loaded = _read_source(source, "puzzle")
     if loaded is None:
-        return parse_puzzle(source, "<input>")
+        with _maybe_a_missing_file(source, "puzzle"):
+            return parse_puzzle(source, "<input>")
     return parse_puzzle(*loaded)
 
 
@@ -645,8 +659,10 @@ def read_answer(source: str, puzzle: Puzzle | None = None) -> Grid:
     ``.`` is unmarked (UNMARKED), ``0`` an empty cell. With ``puzzle``, the shape must match it.
     """
     loaded = _read_source(source, "answer")
-    text, origin = loaded if loaded is not None else (source, "<answer>")
-    return parse_answer(text, origin, puzzle)
+    if loaded is None:
+        with _maybe_a_missing_file(source, "answer"):
+            return parse_answer(source, "<answer>", puzzle)
+    return parse_answer(*loaded, puzzle)
 
 
 def parse_answer(text: str, origin: str = "<answer>", puzzle: Puzzle | None = None) -> Grid:
