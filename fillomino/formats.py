@@ -21,9 +21,10 @@ MAX_INPUT_CHARS = 8_000_000
 RESERVED_KEYS = ("genre", "grid", "solution")
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 _HEADER = re.compile(r"\s*([A-Za-z][A-Za-z0-9_.-]*)\s*:(.*)$")
-_ID = re.compile(r"fillomino:(\d+)x(\d+):(.*)", re.IGNORECASE | re.DOTALL)
+_ID = re.compile(r"fillomino:([0-9]+)x([0-9]+):(.*)", re.IGNORECASE | re.DOTALL)
 _URL = re.compile(r"(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/p(?:\.html)?\?(.*)", re.IGNORECASE | re.DOTALL)
-_SHAPE = re.compile(r"(\d+)x(\d+)")
+_NUMBER = re.compile(r"[0-9]+")
+_SHAPE = re.compile(r"([0-9]+)x([0-9]+)")
 URL_BASE = "https://puzz.link/p?fillomino"
 
 
@@ -110,7 +111,12 @@ def iter_puzzle_files(paths: Sequence[str]) -> Iterator[Path]:
         path = Path(name)
         if path.is_dir():
             found = [p for p in path.rglob("*") if p.suffix in (".txt", ".json") and p.is_file()]
-            found = [p for p in found if p.name not in ("README.md", "INDEX.tsv") and not p.name.startswith(".")]
+            found = [
+                p
+                for p in found
+                if p.name not in ("README.md", "INDEX.tsv")
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            ]
             yield from sorted(found)
         elif path.is_file():
             yield path
@@ -325,7 +331,7 @@ def _check_metadata(metadata: Sequence[tuple[str, str]], origin: str) -> None:
 
 
 def write_text(puzzle: Puzzle) -> str:
-    _check_metadata(puzzle.metadata, "write")
+    _check_metadata(puzzle.metadata, "cannot write as text")
     lines = ["genre: fillomino"]
     lines += [f"{k}: {v}" if v else f"{k}:" for k, v in puzzle.metadata]
     # as in the corpus: both blocks are spaced when any value of either has two digits
@@ -570,8 +576,8 @@ def parse_url(text: str, origin: str = "<input>") -> Puzzle:
     parts = query.split("/")
     if parts[0].lower() != "fillomino":
         raise FillominoError(f"{origin}: not a fillomino puzz.link URL: {text[:60]!r}")
-    k = 2 if len(parts) > 1 and parts[1] and not parts[1].isdigit() else 1  # skip a pflag such as 't' or 'b'
-    if len(parts) < k + 3 or not parts[k].isdigit() or not parts[k + 1].isdigit():
+    k = 2 if len(parts) > 1 and parts[1] and not _NUMBER.fullmatch(parts[1]) else 1  # skip a pflag ('t', 'b')
+    if len(parts) < k + 3 or not _NUMBER.fullmatch(parts[k]) or not _NUMBER.fullmatch(parts[k + 1]):
         raise FillominoError(f"{origin}: broken URL {text[:60]!r}: expected ...?fillomino/<cols>/<rows>/<cells>")
     cols, rows, body = int(parts[k]), int(parts[k + 1]), parts[k + 2]
     try:
@@ -634,8 +640,12 @@ def write_url(puzzle: Puzzle) -> str:
             parts.append(f"+{item:03x}")
         elif item < 8192:
             parts.append(f"={item - 4096:03x}")
-        else:
+        elif item < 12240:
             parts.append(f"%{item - 8192:03x}")
+        elif item < 77776:
+            parts.append(f"*{item - 12240:04x}")
+        else:
+            parts.append(f"${item - 77776:05x}")
     return f"{URL_BASE}/{puzzle.cols}/{puzzle.rows}/{''.join(parts)}"
 
 
