@@ -48,10 +48,10 @@ def _read_source(source: str, kind: str) -> tuple[str, str] | None:
         return None
     if not exists:
         if re.search(r"\.[A-Za-z]\w*$", stripped) or stripped.startswith(("./", "../", "/", "~", "\\")):
-            raise FillominoError(f"no such file: {source!r} (give a {kind} file, '-' for stdin, or the {kind} itself)")
+            raise FillominoError(f"no such file: {source!r} (a {kind} is a file, '-' for stdin, or inline text)")
         return None
     if path.is_dir():
-        raise FillominoError(f"{source}: is a directory, not a {kind} file")
+        raise FillominoError(f"{source}: is a directory, not the {kind} file")
     try:
         if path.stat().st_size > MAX_INPUT_CHARS:
             raise FillominoError(f"{source}: file is larger than {MAX_INPUT_CHARS} bytes")

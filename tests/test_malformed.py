@@ -8,9 +8,11 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fillomino.cli import main
-from fillomino.formats import read_answer, read_puzzle, write_puzzle
+from fillomino.formats import parse_answer, parse_puzzle, read_answer, read_puzzle, write_puzzle
 from fillomino.puzzle import FillominoError, Puzzle
 
 HUGE_TEXT = "genre: fillomino\ngrid:\n" + ("." * 1000 + "\n") * 1000
@@ -180,3 +182,35 @@ def test_a_real_process_prints_one_line_and_exits_2(argv):
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------- fuzzing: never anything but FillominoError
+
+ALPHABET = 'fillomino:x0123456789abcdefgz.-+=%*$?/ \n{}[]",:genridsoluthp'
+VALID = [
+    "fillomino:3x3:a2b234b",
+    "https://puzz.link/p?fillomino/3/3/g2h234h",
+    "genre: fillomino\ngrid:\n. 2 .\n. 2 3\n4 . .\nsolution:\n4 2 3\n4 2 3\n4 4 3\n",
+    '{"genre":"fillomino","puzzle":{"grid":[[null,2,null],[null,2,3],[4,null,null]]},"solution":[[4,2,3]]}',
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(ALPHABET, max_size=60), st.text(max_size=30)))
+def test_random_text_parses_or_raises_fillomino_error(text):
+    for reader in (parse_puzzle, lambda t: parse_answer(t, "<answer>", SEED), parse_answer):
+        try:
+            reader(text)
+        except FillominoError as exc:
+            assert "\n" not in str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(VALID), st.integers(0, 200), st.text(ALPHABET, min_size=0, max_size=3), st.integers(0, 3))
+def test_mutated_valid_inputs_parse_or_raise_fillomino_error(text, at, insert, cut):
+    at %= len(text) + 1
+    mutated = text[:at] + insert + text[at + cut :]
+    try:
+        parse_puzzle(mutated)
+    except FillominoError as exc:
+        assert "\n" not in str(exc)
