@@ -714,7 +714,7 @@ def _solution_block(lines: list[tuple[int, str]], origin: str) -> list[tuple[int
         if m and m.group(1).lower() == "solution":
             rows = []
         elif m:
-            if rows:
+            if rows is not None:
                 break
         elif rows is not None:
             rows.append((lineno, line))
