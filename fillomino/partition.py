@@ -1,0 +1,314 @@
+"""Random Fillomino answers: grow regions toward drawn sizes, then mend clashes.
+
+The generator carves its puzzles out of these grids, so they must be valid solutions (every
+maximal group of equal numbers as large as its number), reproducible from the stream alone, and
+fast on big grids (a 60x60 answer takes a few tens of milliseconds).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import random
+from collections.abc import Sequence
+
+from .puzzle import FillominoError, Grid, neighbours, to_grid
+
+DEFAULT_WEIGHTS = (1, 3, 5, 6, 6, 5, 3, 2, 1)
+"""How likely each region size 1..9 is as a growth target (seed 000's generator)."""
+
+ANSWER_TRIES = 50
+"""Fresh starts before a shape and size cap are declared impossible to fill."""
+
+_REPAIR_STEPS = 40
+"""Mending moves allowed per clashing region before the answer starts over."""
+
+
+class Stream:
+    """Seeded randomness built only on ``random.Random.random()`` and an integer seed.
+
+    Python promises that method's sequence for a given int seed across versions; the helpers
+    (``below``, ``shuffle``, ``pick``) are written here so a library change cannot alter puzzles.
+    """
+
+    def __init__(self, key: str) -> None:
+        digest = hashlib.sha256(key.encode("utf-8")).digest()
+        self._random = random.Random(int.from_bytes(digest, "big")).random
+
+    def below(self, n: int) -> int:
+        """A uniform-enough integer in 0..n-1 (n >= 1)."""
+        return min(int(self._random() * n), n - 1)
+
+    def unit(self) -> float:
+        return self._random()
+
+    def shuffle(self, items: list) -> list:
+        """Fisher-Yates in place; returns the list for convenience."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    def pick(self, items: Sequence):
+        return items[self.below(len(items))]
+
+
+def size_table(max_size: int, weights: Sequence[float] | None) -> tuple[list[int], list[float]]:
+    """The sizes that may be drawn (1..max_size with positive weight) and their cumulative weights."""
+    if max_size < 1:
+        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+    ws = list(DEFAULT_WEIGHTS if weights is None else weights)
+    if any(not w >= 0 for w in ws):
+        raise FillominoError(f"--size-weights must be non-negative numbers, got {','.join(map(str, ws))}")
+    sizes, cum, total = [], [], 0.0
+    for size, w in enumerate(ws[:max_size], start=1):
+        if w > 0:
+            total += w
+            sizes.append(size)
+            cum.append(total)
+    if not sizes:
+        raise FillominoError(
+            f"--size-weights give no positive weight to any size from 1 to {max_size} (the largest region allowed)"
+        )
+    return sizes, cum
+
+
+def random_answer(
+    rows: int, cols: int, rng: Stream, max_size: int = 9, weights: Sequence[float] | None = None
+) -> Grid:
+    """A valid Fillomino solution whose regions have at most ``max_size`` cells.
+
+    Cells are visited in a shuffled order; each free one starts a region that grows into random
+    free neighbours toward a size drawn from ``weights`` (weight of size k at index k-1). A region
+    ending beside a finished region of its own size takes one more cell, joins a neighbour or gives
+    its last cell back; clashes left over are mended by moving single cells or merging regions.
+    If that fails the answer starts over (up to ANSWER_TRIES times, then FillominoError).
+    """
+    max_size = min(max_size, rows * cols)
+    sizes, cum = size_table(max_size, weights)
+    nbrs = neighbours(rows, cols)
+    for _ in range(ANSWER_TRIES):
+        values = _Layout(rows * cols, nbrs, rng, max_size, sizes, cum).build()
+        if values is not None:
+            return to_grid(values, cols)
+    raise FillominoError(
+        f"could not fill a {rows}x{cols} grid with regions of at most {max_size} cells "
+        f"({ANSWER_TRIES} tries); allow larger regions with --max-size"
+    )
+
+
+class _Layout:
+    """One attempt at an answer: regions as cell lists, ``owner`` maps a cell to its region (-1 free)."""
+
+    def __init__(self, n: int, nbrs: list[list[int]], rng: Stream, max_size: int, sizes: list[int], cum: list[float]):
+        self.n, self.nbrs, self.rng, self.max = n, nbrs, rng, max_size
+        self.sizes, self.cum = sizes, cum
+        self.owner = [-1] * n
+        self.cells: list[list[int]] = []
+
+    # -- building ---------------------------------------------------------------------------
+
+    def build(self) -> list[int] | None:
+        order = self.rng.shuffle(list(range(self.n)))
+        for final in (False, True):  # the second sweep takes cells given back after the order passed them
+            for start in order:
+                if self.owner[start] == -1:
+                    self._grow_region(start, may_give_back=not final)
+        if not self._mend():
+            return None
+        size = [len(c) for c in self.cells]
+        return [size[r] for r in self.owner]
+
+    def _draw(self) -> int:
+        x = self.rng.unit() * self.cum[-1]
+        return self.sizes[min(bisect.bisect_right(self.cum, x), len(self.sizes) - 1)]
+
+    def _grow_region(self, start: int, may_give_back: bool) -> None:
+        owner, nbrs, rng = self.owner, self.nbrs, self.rng
+        rid = len(self.cells)
+        cells = [start]
+        self.cells.append(cells)
+        owner[start] = rid
+        target = self._draw()
+        frontier = [j for j in nbrs[start] if owner[j] == -1]
+        while len(cells) < target and frontier:
+            k = rng.below(len(frontier))
+            j = frontier[k]
+            frontier[k] = frontier[-1]
+            frontier.pop()
+            if owner[j] == -1:
+                owner[j] = rid
+                cells.append(j)
+                frontier.extend(x for x in nbrs[j] if owner[x] == -1)
+        self._settle(rid, may_give_back)
+
+    def _settle(self, rid: int, may_give_back: bool) -> None:
+        """Fix a clash of a just-finished region: one more cell, join a neighbour, or give one back."""
+        cells, owner = self.cells[rid], self.owner
+        if not self._clashes(rid):
+            return
+        size = len(cells)
+        options: list[tuple[str, int]] = []
+        if size < self.max:
+            free = sorted({j for i in cells for j in self.nbrs[i] if owner[j] == -1})
+            options += [("grow", j) for j in free if self._fits(cells + [j], size + 1, {rid})]
+        for other in self._neighbour_regions(rid):
+            joined = size + len(self.cells[other])
+            if joined <= self.max and self._fits(cells + self.cells[other], joined, {rid, other}):
+                options.append(("join", other))
+        if options:
+            kind, x = self.rng.pick(options)
+            if kind == "grow":
+                owner[x] = rid
+                cells.append(x)
+            else:
+                self._merge(rid, x)
+        elif may_give_back and size > 1:
+            owner[cells.pop()] = -1  # the rest stays connected: it was grown before that cell
+
+    # -- mending ----------------------------------------------------------------------------
+
+    def _mend(self) -> bool:
+        """Remove every clash by local moves, a random walk that prefers moves removing clashes.
+
+        Each step picks a clashing region and the move around it that lowers the number of clashing
+        neighbour pairs most; failing that a move that keeps it, or (half the time) one that raises
+        it least, which lets the walk leave a dead end. Returns False when the steps run out.
+        """
+        steps = _REPAIR_STEPS * (1 + len(self._clashing()))
+        for _ in range(steps):
+            clashing = self._clashing()
+            if not clashing:
+                return True
+            moves = self._moves(self.rng.pick(clashing))
+            if not moves:
+                continue
+            deltas = [self._delta(m) for m in moves]
+            low = min(deltas)
+            if low > 0 and self.rng.unit() < 0.5:
+                continue
+            self._apply(self.rng.pick([m for m, d in zip(moves, deltas, strict=True) if d == low]))
+        return not self._clashing()
+
+    def _clashing(self) -> list[int]:
+        """Regions (sorted ids) that touch another region of their own size."""
+        owner, cells = self.owner, self.cells
+        out = set()
+        for i in range(self.n):
+            a = owner[i]
+            for j in self.nbrs[i]:
+                b = owner[j]
+                if j > i and a != b and len(cells[a]) == len(cells[b]):
+                    out.add(a)
+                    out.add(b)
+        return sorted(out)
+
+    def _moves(self, rid: int) -> list[tuple[str, int, int]]:
+        """Candidate moves around region ``rid``: ("merge", rid, other) or ("move", cell, to_region)."""
+        cells, owner, nbrs, cap = self.cells, self.owner, self.nbrs, self.max
+        out: list[tuple[str, int, int]] = []
+        for other in self._neighbour_regions(rid):
+            if len(cells[rid]) + len(cells[other]) <= cap:
+                out.append(("merge", rid, other))
+        if len(cells[rid]) > 1:  # one of its cells goes to a neighbouring region
+            for i in sorted(cells[rid]):
+                targets = sorted({owner[j] for j in nbrs[i]} - {rid})
+                if targets and self._connected_without(rid, i):
+                    out += [("move", i, dst) for dst in targets if len(cells[dst]) < cap]
+        if len(cells[rid]) < cap:  # it takes a cell from a neighbouring region
+            for i in sorted({j for c in cells[rid] for j in nbrs[c] if owner[j] != rid}):
+                src = owner[i]
+                if len(cells[src]) > 1 and self._connected_without(src, i):
+                    out.append(("move", i, rid))
+        return out
+
+    def _neighbour_regions(self, rid: int) -> list[int]:
+        owner = self.owner
+        return sorted({owner[j] for i in self.cells[rid] for j in self.nbrs[i] if owner[j] not in (-1, rid)})
+
+    def _connected_without(self, rid: int, cell: int) -> bool:
+        rest = [c for c in self.cells[rid] if c != cell]
+        inside = set(rest)
+        seen = {rest[0]}
+        stack = [rest[0]]
+        while stack:
+            i = stack.pop()
+            for j in self.nbrs[i]:
+                if j in inside and j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        return len(seen) == len(rest)
+
+    def _delta(self, move: tuple[str, int, int]) -> int:
+        """Change in clashing neighbour pairs among the regions the move touches."""
+        touched = self._touched(move)
+        before = self._pairs_around(touched)
+        undo = self._apply(move)
+        after = self._pairs_around(self._touched_after(move, touched))
+        self._undo(undo)
+        return after - before
+
+    def _touched(self, move: tuple[str, int, int]) -> set[int]:
+        kind, x, y = move
+        if kind == "merge":
+            return {x, y}
+        return {self.owner[x], y}
+
+    def _touched_after(self, move: tuple[str, int, int], touched: set[int]) -> set[int]:
+        return {r for r in touched if self.cells[r]}
+
+    def _pairs_around(self, regions: set[int]) -> int:
+        """Clashing pairs (region, neighbour region) with at least one side in ``regions``."""
+        pairs = set()
+        for r in regions:
+            size = len(self.cells[r])
+            for other in self._neighbour_regions(r):
+                if len(self.cells[other]) == size:
+                    pairs.add((min(r, other), max(r, other)))
+        return len(pairs)
+
+    def _apply(self, move: tuple[str, int, int]):
+        kind, x, y = move
+        if kind == "merge":
+            moved = list(self.cells[y])
+            self._merge(x, y)
+            return ("unmerge", x, y, moved)
+        src = self.owner[x]
+        self.cells[src].remove(x)
+        self.cells[y].append(x)
+        self.owner[x] = y
+        return ("unmove", x, src, y)
+
+    def _undo(self, undo) -> None:
+        if undo[0] == "unmerge":
+            _, x, y, moved = undo
+            del self.cells[x][-len(moved) :]
+            self.cells[y] = moved
+            for i in moved:
+                self.owner[i] = y
+        else:
+            _, cell, src, dst = undo
+            self.cells[dst].remove(cell)
+            self.cells[src].append(cell)
+            self.owner[cell] = src
+
+    def _merge(self, keep: int, gone: int) -> None:
+        for i in self.cells[gone]:
+            self.owner[i] = keep
+        self.cells[keep].extend(self.cells[gone])
+        self.cells[gone] = []
+
+    # -- tests on a region ------------------------------------------------------------------
+
+    def _clashes(self, rid: int) -> bool:
+        return not self._fits(self.cells[rid], len(self.cells[rid]), {rid})
+
+    def _fits(self, cells: list[int], size: int, selves: set[int]) -> bool:
+        """True when no region outside ``selves`` with ``size`` cells touches ``cells``."""
+        owner, regions = self.owner, self.cells
+        for i in cells:
+            for j in self.nbrs[i]:
+                o = owner[j]
+                if o != -1 and o not in selves and len(regions[o]) == size:
+                    return False
+        return True
