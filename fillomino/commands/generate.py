@@ -1,0 +1,206 @@
+"""``fillomino generate``: unique puzzles from a seed, one or a batch, to stdout or one file each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..puzzle import FillominoError, Puzzle
+from .common import print_json
+
+FORMATS = ("text", "json", "id", "url")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "generate",
+        help="make unique puzzles (proved by the CNF engine) from a seed",
+        description="Grow a random answer, then remove clues while the CNF engine proves the puzzle still has "
+        "exactly one solution. The same version, seed and options always give the same puzzle.",
+        epilog="Example: fillomino generate --size 10x10 --seed 7 --symmetry rot180",
+    )
+    p.add_argument("--size", default="10x10", metavar="RxC", help="grid shape, e.g. 10x10 or 8x12 (default: 10x10)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first puzzle (default: 0)")
+    p.add_argument("--count", type=int, default=1, metavar="N", help="make N puzzles, seeds S, S+1, ... (default: 1)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON line per puzzle: puzzle, solution, id, seed, clues, seconds")
+    p.add_argument("--out", metavar="DIR", help="write one file per puzzle, DIR/<RxC>-s<seed>.txt (.json)")
+    p.add_argument("--force", action="store_true", help="with --out: overwrite files that already exist")
+    p.add_argument("--max-size", type=int, default=9, metavar="K",
+                   help="largest region in the answer (default: 9, capped by the grid)")
+    p.add_argument("--size-weights", metavar="W1,W2,...",
+                   help="how often sizes 1, 2, ... are drawn as region targets (default: 1,3,5,6,6,5,3,2,1)")
+    p.add_argument("--symmetry", choices=("none", "rot180", "rot90", "mirror"), default="none",
+                   help="symmetry of the clue pattern: clues are removed a whole orbit at a time (default: none)")
+    p.add_argument("--clue-every-region", action="store_true",
+                   help="keep at least one clue in every region (default: regions may be left without one)")
+    p.add_argument("--min-clues", type=int, metavar="N", help="stop removing clues once N are left")
+    p.add_argument("--max-clues", type=int, metavar="N", help="drop answers that keep more than N clues")
+    p.add_argument("--budget", metavar="LIMIT",
+                   help="limit for each uniqueness question ('5s' or '100000c'); running out is an error")
+    p.add_argument("--no-timing", action="store_true",
+                   help="leave the seconds line out of text/JSON files, so reruns are byte-identical")
+    p.add_argument("--no-solution", action="store_true", help="leave the solution out of text/JSON output")
+    p.set_defaults(run=run)
+
+
+def parse_shape(text: str) -> tuple[int, int]:
+    """``"10x12"`` -> (10, 12); ``"8"`` -> (8, 8)."""
+    t = text.strip().lower()
+    rows, sep, cols = t.partition("x")
+    try:
+        r = int(rows)
+        c = int(cols) if sep else r
+    except ValueError:
+        raise FillominoError(f"--size {text!r} is not a shape like 10x10 or 8x12") from None
+    return r, c
+
+
+def parse_weights(text: str | None) -> list[float] | None:
+    """``"1,3,5"`` -> [1.0, 3.0, 5.0] (weights of sizes 1, 2, 3)."""
+    if text is None:
+        return None
+    try:
+        weights = [float(w) for w in text.split(",")]
+    except ValueError:
+        raise FillominoError(f"--size-weights {text!r} is not a comma-separated list of numbers like 1,3,5") from None
+    if any(not (w >= 0 and w != float("inf")) for w in weights):
+        raise FillominoError(f"--size-weights {text!r}: weights must be finite and non-negative")
+    return weights
+
+
+def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str) -> Path:
+    return out / f"{rows}x{cols}-s{seed}.{'json' if fmt == 'json' else 'txt'}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..generate import generate
+    from ..solvers import Budget
+
+    rows, cols = parse_shape(args.size)
+    if args.count < 1:
+        raise FillominoError(f"--count must be at least 1, got {args.count}")
+    options = dict(
+        max_size=args.max_size,
+        size_weights=parse_weights(args.size_weights),
+        symmetry=args.symmetry,
+        clue_every_region=args.clue_every_region,
+        min_clues=args.min_clues,
+        max_clues=args.max_clues,
+        budget=Budget.parse(args.budget),
+    )
+    seeds = [args.seed + k for k in range(args.count)]
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _prepare_out(out, [target_path(out, rows, cols, s, args.format) for s in seeds], args.force)
+    done = 0
+    try:
+        for seed in _progress(seeds, quiet=args.json or not sys.stderr.isatty() or args.count == 1):
+            made = generate(rows, cols, seed, **options)
+            puzzle = _with_timing(made, args)
+            text = _render(puzzle, args.format)
+            if out is not None:
+                path = target_path(out, rows, cols, seed, args.format)
+                _write_file(path, text)
+                if args.json:
+                    print_json(_record(made, puzzle, str(path)))
+                else:
+                    print(path)
+            elif args.json:
+                print_json(_record(made, puzzle, None))
+            else:
+                if done and args.format in ("text", "json"):
+                    sys.stdout.write("\n" if args.format == "text" else "")
+                sys.stdout.write(text)
+            sys.stdout.flush()
+            done += 1
+    except KeyboardInterrupt:
+        where = f" written to {out}" if out is not None else ""
+        print(f"fillomino: interrupted: {done} of {len(seeds)} puzzles{where}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _with_timing(made, args: argparse.Namespace) -> Puzzle:
+    puzzle = made.puzzle
+    metadata = puzzle.metadata if args.no_timing else puzzle.metadata + (("seconds", f"{made.seconds:.3f}"),)
+    solution = None if args.no_solution else puzzle.solution
+    return Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, solution, metadata)
+
+
+def _render(puzzle: Puzzle, fmt: str) -> str:
+    from ..formats import write_puzzle
+
+    text = write_puzzle(puzzle, fmt)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _record(made, puzzle: Puzzle, path: str | None) -> dict:
+    """The --json line: the puzzle grid as the JSON format writes it, the solution, id and how it went."""
+    from ..formats import write_puzzle
+
+    bare = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)
+    record: dict[str, object] = {
+        "puzzle": json.loads(write_puzzle(bare, "json"))["puzzle"],
+        "solution": [list(row) for row in made.solution],
+        "id": write_puzzle(bare, "id").strip(),
+        "seed": made.seed,
+        "clues": made.clues,
+        "seconds": round(made.seconds, 3),
+        "size": bare.shape,
+        "generator": made.puzzle.meta("generator"),
+        "options": made.puzzle.meta("options"),
+        "attempts": made.attempts,
+    }
+    if path is not None:
+        record["file"] = path
+    return record
+
+
+def _prepare_out(out: Path, paths: list[Path], force: bool) -> None:
+    """Make DIR and refuse, before any work, to overwrite a file without --force."""
+    if out.exists() and not out.is_dir():
+        raise FillominoError(f"--out {out} is a file, not a directory")
+    if not force:
+        taken = [p for p in paths if p.exists()]
+        if taken:
+            more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+            raise FillominoError(f"{taken[0]} already exists{more}: use --force to overwrite, or another --seed")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FillominoError(f"cannot create --out directory {out}: {exc.strerror}") from None
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write whole or not at all (a temporary file renamed into place), so Ctrl-C leaves no half file."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise FillominoError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _progress(seeds: list[int], quiet: bool) -> Iterator[int]:
+    if quiet:
+        yield from seeds
+        return
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        yield from seeds
+        return
+    bar = tqdm(seeds, desc="generating", unit="puzzle", file=sys.stderr)
+    try:
+        yield from bar
+    finally:
+        bar.close()
