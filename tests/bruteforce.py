@@ -43,7 +43,7 @@ def _connected_sets(root: int, free: list[bool], nbrs: list[list[int]], clues: l
     required = clues[root]
 
     def grow(frontier: list[int], required: int):
-        limit = required or cap
+        limit = min(required, cap) if required else cap
         if not frontier or len(cells) >= limit:
             if not required or len(cells) == required:
                 yield list(cells), required

@@ -146,6 +146,8 @@ def test_max_size_drops_bigger_regions():
     assert count_pictures(1, 4, max_size=2) == 1  # only 1 22 1: 22 22 and 11 are single runs
     assert sorted(pictures(1, 4, [0] * 4, max_size=2)) == [(1, 2, 2, 1)]
     assert count_cuts(1, 4, max_size=1) == 1
+    assert count_pictures(1, 3, [3, 0, 0], max_size=2) == 0  # a clue above the cap cannot be met
+    assert count_cuts(1, 3, [0, 0, 3], max_size=2) == 0
 
 
 def test_possible_values_is_the_union_over_pictures():
