@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from ..puzzle import Grid
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Outcome of a uniqueness question (also used by `solve` as sat / unsat / unknown)."""
 
     UNIQUE = "unique"

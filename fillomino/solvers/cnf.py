@@ -1,0 +1,215 @@
+"""CNF backend (python-sat): solve, prove uniqueness, enumerate, and the generator's incremental oracle.
+
+Every question starts with K = DEFAULT_K explicit sizes plus the BIG label (see fillomino.encode.cnf)
+and raises K only when an answer still holds a BIG region it cannot settle, so the usual puzzle with
+small regions gets a small model while a grid with a huge open area stays exact.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+
+from ..encode.cnf import CnfModel, Deadline, Interrupted
+from ..encode.cnf import reach as _reach
+from ..puzzle import Grid, Puzzle, to_grid
+from .base import Budget, Status, Verdict, differing_cells
+
+DEFAULT_K = 9
+"""Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
+
+
+def _budget_error():
+    from . import BudgetExhausted
+
+    return BudgetExhausted("the budget ran out before the question was settled: the answer is unknown")
+
+
+def build_model(puzzle: Puzzle, k: int, max_size: int | None) -> CnfModel:
+    """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues."""
+    if max_size is not None:
+        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, big=False)
+    values = {v for v in puzzle.clues if v > k}
+    extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in values}
+    clue_cells = {v: {c for c, w in enumerate(puzzle.clues) if w == v} for v in values}
+    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells)
+
+
+def clue_assumptions(model: CnfModel, puzzle: Puzzle) -> list[int]:
+    return [model.lit(c, v) for c, v in enumerate(puzzle.clues) if v]
+
+
+class _Question:
+    """One model with K refined on demand; shared by solve, uniqueness and enumeration."""
+
+    def __init__(self, puzzle: Puzzle, max_size: int | None, budget: Budget) -> None:
+        self.puzzle = puzzle
+        self.max_size = max_size
+        self.deadline = Deadline.after(budget.seconds, budget.conflicts)
+        self.k = max_size if max_size is not None else DEFAULT_K
+        self.model = build_model(puzzle, self.k, max_size)
+        self.assumptions = clue_assumptions(self.model, puzzle)
+
+    def refine(self, k: int) -> None:
+        """Rebuild with more explicit sizes (the abstraction could not settle a BIG region)."""
+        self.model.close()
+        self.k = min(max(k, self.k + 1), self.puzzle.size)
+        self.model = build_model(self.puzzle, self.k, None)
+        self.assumptions = clue_assumptions(self.model, self.puzzle)
+
+    def solve(self, extra: Iterable[int] = ()):
+        """Solve under all clues (plus ``extra`` literals)."""
+        return self.solve_only(self.assumptions + list(extra))
+
+    def solve_only(self, assumptions: list[int]):
+        """Solve under exactly these assumptions; a spent budget raises BudgetExhausted."""
+        try:
+            return self.model.solve(assumptions, self.deadline)
+        except Interrupted:
+            raise _budget_error() from None
+
+    def close(self) -> None:
+        self.model.close()
+
+
+def solve(
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1
+) -> Grid | None:
+    """One solution or None."""
+    q = _Question(puzzle, max_size, budget or Budget())
+    try:
+        while True:
+            ans = q.solve()
+            if ans is None:
+                return None
+            if ans.exact:
+                return to_grid(ans.concrete, puzzle.cols)
+            q.refine(ans.largest_big)
+    finally:
+        q.close()
+
+
+def uniqueness(
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1
+) -> Verdict:
+    """Unique / multiple / none / unknown, with the evidence (see Verdict)."""
+    start = time.perf_counter()
+    try:
+        verdict = _uniqueness(puzzle, max_size, budget or Budget())
+    except Exception as exc:
+        from . import BudgetExhausted
+
+        if not isinstance(exc, BudgetExhausted):
+            raise
+        verdict = Verdict(Status.UNKNOWN)
+    verdict.max_size = max_size
+    verdict.seconds = time.perf_counter() - start
+    verdict.backend = "cnf"
+    return verdict
+
+
+def _uniqueness(puzzle: Puzzle, max_size: int | None, budget: Budget) -> Verdict:
+    q = _Question(puzzle, max_size, budget)
+    try:
+        while True:
+            first = q.solve()
+            if first is None:
+                return Verdict(Status.NONE, conflict=_minimal_conflict(q))
+            if not first.exact:
+                q.refine(first.largest_big)
+                continue
+            free = [c for c in range(puzzle.size) if not puzzle.clues[c]]
+            if not free:
+                second = None
+            else:
+                q.model.block(first.labels, free)
+                second = q.solve()
+            if second is not None and second.exact:
+                a, b = to_grid(first.concrete, puzzle.cols), to_grid(second.concrete, puzzle.cols)
+                return Verdict(Status.MULTIPLE, solutions=[a, b], differ=differing_cells(a, b))
+            if second is None and not first.big_groups:
+                return Verdict(Status.UNIQUE, solutions=[to_grid(first.concrete, puzzle.cols)])
+            # a BIG region is left to settle (it might split in several ways): name its size and retry
+            q.refine(max(first.largest_big, second.largest_big if second else 0))
+    finally:
+        q.close()
+
+
+def _minimal_conflict(q: _Question) -> list[tuple[int, int]]:
+    """Shrink the UNSAT core over clue assumptions to a minimal set (deletion-based)."""
+    by_lit = {q.model.lit(c, v): c for c, v in enumerate(q.puzzle.clues) if v}
+    core = [lit for lit in q.model.core() if lit in by_lit]
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1 :]
+        ans = q.solve_only(trial)
+        if ans is not None and not ans.exact:
+            # an answer the abstraction cannot read: name more sizes and ask again
+            cells = [by_lit[lit] for lit in core]
+            q.refine(ans.largest_big)
+            by_lit = {q.model.lit(c, v): c for c, v in enumerate(q.puzzle.clues) if v}
+            core = [q.model.lit(c, q.puzzle.clues[c]) for c in cells]  # same order: the first i are needed
+            continue
+        if ans is None:
+            smaller = set(q.model.core())
+            core = [lit for lit in trial if lit in smaller]
+        else:
+            i += 1
+    cols = q.puzzle.cols
+    return sorted(divmod(by_lit[lit], cols) for lit in core)  # type: ignore[misc]
+
+
+def enumerate_solutions(
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None
+) -> Iterator[Grid]:
+    """Every solution exactly once. An answer with a BIG region raises K and restarts, with the
+    solutions already given blocked, so nothing is given twice and nothing is missed."""
+    q = _Question(puzzle, max_size, budget or Budget())
+    seen: list[list[int]] = []
+    try:
+        while True:
+            ans = q.solve()
+            if ans is None:
+                return
+            if ans.big_groups:
+                q.refine(ans.largest_big)
+                for labels in seen:
+                    q.model.block(labels)
+                continue
+            q.model.block(ans.labels)
+            seen.append(ans.labels)
+            yield to_grid(ans.concrete, puzzle.cols)
+    finally:
+        q.close()
+
+
+class UniquenessOracle:
+    """"Is this answer still the only one with clues at these cells?" — many times, one solver.
+
+    The answer is blocked once; each question is one incremental solve with the kept clues as
+    assumptions. Exact: the explicit sizes cover every size in the answer, so any other solution,
+    BIG regions included, is a real alternative.
+    """
+
+    def __init__(self, solution: Grid, *, budget: Budget | None = None) -> None:
+        self.rows, self.cols = len(solution), len(solution[0])
+        self.values = [v for row in solution for v in row]
+        self.budget = budget or Budget()
+        self.model = CnfModel(self.rows, self.cols, explicit=max(self.values))
+        self.model.block(self.values)
+        self.calls = 0
+
+    def check(self, clue_cells: Iterable[int]) -> tuple[Status, Grid | None]:
+        """(UNIQUE, None), (MULTIPLE, another solution) or (UNKNOWN, None) when the budget runs out."""
+        self.calls += 1
+        assumptions = [self.model.lit(c, self.values[c]) for c in clue_cells]
+        try:
+            ans = self.model.solve(assumptions, Deadline.after(self.budget.seconds, self.budget.conflicts))
+        except Interrupted:
+            return Status.UNKNOWN, None
+        if ans is None:
+            return Status.UNIQUE, None
+        return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
+
+    def close(self) -> None:
+        self.model.close()

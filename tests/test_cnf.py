@@ -1,0 +1,151 @@
+"""The CNF engine against the independent brute force: verdicts, solutions, enumeration, the oracle.
+
+The engine starts with K explicit sizes and a BIG label for larger regions; tests run with K as
+small as 1 so that the abstraction and its refinement are exercised on tiny boards.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fillomino.puzzle import Puzzle, is_solution
+from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, solve, uniqueness
+from tests import bruteforce
+
+SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])
+
+
+def flat(grid) -> tuple[int, ...]:
+    return tuple(v for row in grid for v in row)
+
+
+@pytest.fixture(params=[1, 2, 3, 9])
+def small_k(request, monkeypatch):
+    """Run the test with this many explicit sizes (the rest is BIG, refined on demand)."""
+    monkeypatch.setattr(cnf, "DEFAULT_K", request.param)
+    return request.param
+
+
+@st.composite
+def boards(draw, max_cells: int = 12):
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, min(4, max_cells // rows))))
+    n = rows * cols
+    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.6]))
+    clues = []
+    for _ in range(n):
+        if draw(st.floats(0, 1)) < density:
+            clues.append(draw(st.integers(1, min(n, 6))))
+        else:
+            clues.append(0)
+    return Puzzle(rows, cols, tuple(clues))
+
+
+def test_seed_example_is_unique_with_its_answer():
+    v = uniqueness(SEED)
+    assert v.status is Status.UNIQUE
+    assert v.solutions == [((4, 2, 3), (4, 2, 3), (4, 4, 3))]
+
+
+def test_empty_1x3_has_several_answers_and_says_where_they_differ():
+    v = uniqueness(Puzzle.empty(1, 3))
+    assert v.status is Status.MULTIPLE
+    a, b = v.solutions
+    assert a != b and all(is_solution(Puzzle.empty(1, 3), g) for g in (a, b))
+    assert v.differ == [(0, c) for c in range(3) if a[0][c] != b[0][c]]
+
+
+def test_contradiction_names_a_minimal_set_of_clues():
+    # the two 1s touch: those two clues alone already conflict; the 3 is innocent
+    p = Puzzle.from_grid([[1, 1, 0], [0, 0, 0], [0, 0, 3]])
+    v = uniqueness(p)
+    assert v.status is Status.NONE
+    assert v.conflict == [(0, 0), (0, 1)]
+
+
+def test_a_single_clue_can_conflict_with_the_board():
+    # on a 1x2 board the only picture is "2 2", so a 1 anywhere has no solution
+    v = uniqueness(Puzzle.from_grid([[1, 0]]))
+    assert v.status is Status.NONE and v.conflict == [(0, 0)]
+
+
+def test_max_size_is_a_promise_that_can_hide_answers():
+    # 1x4 empty: 1 3 3 3 / 3 3 3 1 / 4 4 4 4 / 1 2 2 1 ... capped at 2 only "1 2 2 1" and "2 2 1 ..." fit
+    capped = {flat(g) for g in enumerate_solutions(Puzzle.empty(1, 4), max_size=2)}
+    assert capped == {t for t in bruteforce.pictures(1, 4, [0] * 4) if max(t) <= 2}
+    assert uniqueness(Puzzle.empty(1, 4), max_size=2).max_size == 2
+
+
+def test_a_large_unclued_region_is_found_exactly(small_k):
+    # 4x4 with clues that force a 12-cell unclued region: far above every small K
+    p = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
+    expected = bruteforce.pictures(4, 4, list(p.clues))
+    got = sorted(flat(g) for g in enumerate_solutions(p))
+    assert got == sorted(expected)
+
+
+def test_budget_of_one_conflict_gives_unknown_not_a_guess():
+    v = uniqueness(Puzzle.empty(6, 6), budget=Budget(conflicts=1))
+    assert v.status in (Status.UNKNOWN, Status.MULTIPLE)
+    hard = Puzzle.empty(8, 8)
+    v = uniqueness(hard, budget=Budget(seconds=1e-6))
+    assert v.status is Status.UNKNOWN
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(p=boards())
+def test_verdict_and_enumeration_match_brute_force(small_k, p):
+    expected = sorted(bruteforce.pictures(p.rows, p.cols, list(p.clues)))
+    got = sorted(flat(g) for g in enumerate_solutions(p))
+    assert got == expected
+    v = uniqueness(p)
+    if not expected:
+        assert v.status is Status.NONE
+        # the named clues alone already have no solution, and each of them is needed
+        keep = {r * p.cols + c for r, c in v.conflict}
+        sub = [p.clues[i] if i in keep else 0 for i in range(p.size)]
+        assert not bruteforce.pictures(p.rows, p.cols, sub)
+        for i in keep:
+            fewer = [0 if j == i else sub[j] for j in range(p.size)]
+            assert bruteforce.pictures(p.rows, p.cols, fewer)
+    elif len(expected) == 1:
+        assert v.status is Status.UNIQUE and flat(v.solutions[0]) == expected[0]
+    else:
+        assert v.status is Status.MULTIPLE
+        assert {flat(g) for g in v.solutions} <= set(expected) and v.solutions[0] != v.solutions[1]
+    found = solve(p)
+    assert (found is None) == (not expected)
+
+
+def test_every_empty_board_up_to_3x4_enumerates_like_brute_force(small_k):
+    for rows, cols in itertools.product(range(1, 4), range(1, 5)):
+        expected = sorted(bruteforce.pictures(rows, cols, [0] * (rows * cols)))
+        got = sorted(flat(g) for g in enumerate_solutions(Puzzle.empty(rows, cols)))
+        assert got == expected, (rows, cols)
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(data):
+    rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
+    answers = bruteforce.pictures(rows, cols, [0] * (rows * cols))
+    answer = data.draw(st.sampled_from(answers))
+    grid = tuple(tuple(answer[r * cols : (r + 1) * cols]) for r in range(rows))
+    oracle = cnf.UniquenessOracle(grid)
+    try:
+        for _ in range(4):
+            cells = data.draw(st.sets(st.integers(0, rows * cols - 1)))
+            clues = [answer[i] if i in cells else 0 for i in range(rows * cols)]
+            truth = bruteforce.pictures(rows, cols, clues)
+            status, other = oracle.check(sorted(cells))
+            if len(truth) == 1:
+                assert status is Status.UNIQUE and other is None
+            else:
+                assert status is Status.MULTIPLE
+                assert flat(other) in truth and flat(other) != answer
+    finally:
+        oracle.close()
