@@ -45,3 +45,27 @@ def load_puzzle(source: str) -> Puzzle:
 def print_json(obj: object) -> None:
     json.dump(obj, sys.stdout)
     sys.stdout.write("\n")
+
+
+def engine_kwargs(args: argparse.Namespace, backend: bool = True) -> dict:
+    """The keyword arguments of fillomino.solvers' functions from the parsed engine options."""
+    from ..solvers import Budget
+
+    kwargs: dict = {"max_size": args.max_size, "budget": Budget.parse(args.budget)}
+    if backend:
+        kwargs["backend"] = args.backend
+        if args.threads < 1:
+            from ..puzzle import FillominoError
+
+            raise FillominoError(f"--threads must be at least 1, got {args.threads}")
+        kwargs["threads"] = args.threads
+    return kwargs
+
+
+def add_no_color(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-color", action="store_true", help="plain text boards, no ANSI colour")
+
+
+def cap_note(max_size: int | None) -> str:
+    """The line every output carries when a region-size cap was assumed."""
+    return "" if max_size is None else f"(assuming no region is larger than {max_size} cells: --max-size {max_size})"

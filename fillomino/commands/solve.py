@@ -1,0 +1,60 @@
+"""``fillomino solve``: print one answer of a puzzle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import (
+    add_engine_options,
+    add_input,
+    add_json,
+    add_no_color,
+    cap_note,
+    engine_kwargs,
+    load_puzzle,
+    print_json,
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "solve",
+        help="print an answer of a puzzle",
+        description="Find an answer (one solution; use 'unique' to know whether it is the only one). "
+        "Exit 0 when solved, 1 when there is no solution, 3 when the budget ran out, 2 on unusable input.",
+        epilog="Example: fillomino solve fillomino:3x3:a2b234b --plain",
+    )
+    add_input(p)
+    add_json(p)
+    p.add_argument("--plain", action="store_true", help="print the answer as digit rows (the answer format)")
+    add_no_color(p)
+    add_engine_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..formats import format_grid
+    from ..solvers import BudgetExhausted, solve
+    from ..terminal import format_board, use_color
+
+    puzzle = load_puzzle(args.input)
+    kwargs = engine_kwargs(args)
+    try:
+        answer = solve(puzzle, **kwargs)
+        status = "solved" if answer is not None else "none"
+    except BudgetExhausted:
+        answer, status = None, "unknown"
+    if args.json:
+        print_json({"status": status, "solution": [list(r) for r in answer] if answer else None,
+                    "max_size": args.max_size})
+    elif answer is not None:
+        if args.plain:
+            print(format_grid(answer), end="" if format_grid(answer).endswith("\n") else "\n")
+        else:
+            print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color)))
+    else:
+        print("no solution" if status == "none" else "unknown: the budget ran out")
+    if not args.json and cap_note(args.max_size):
+        print(cap_note(args.max_size))
+    return {"solved": 0, "none": 1, "unknown": 3}[status]
