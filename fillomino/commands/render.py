@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from ..render import DEFAULT_CELL_SIZE
 from .common import add_engine_options, add_input, load_puzzle
 
 FORMATS = (".svg", ".png")
+DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
