@@ -1,0 +1,336 @@
+"""Exact solution counting: pictures (solutions) or cuts (partitions into regions, rule 3 dropped).
+
+Three exact methods, chosen by ``method="auto"``: blocking-clause enumeration for small counts,
+then a transfer-matrix dynamic program for boards up to ``TRANSFER_MAX_WIDTH`` wide, then the
+Ganak model counter on the complete static CNF of ``fillomino.encode.counting``. A limit or a
+budget that stops the count early gives a lower bound (``exact=False``), never an estimate.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .puzzle import FillominoError, Grid, Puzzle, to_grid
+
+METHODS = ("auto", "enumerate", "transfer", "ganak")
+ENUMERATE_THRESHOLD = 1000
+"""auto: solutions enumerated one by one before switching to a counting method..."""
+ENUMERATE_SECONDS = 2.0
+"""...or seconds spent enumerating, whichever comes first."""
+TRANSFER_MAX_WIDTH = 6
+"""auto: the transfer matrix is tried when the narrow side has at most this many cells."""
+TRANSFER_MAX_STATES = 3_000_000
+"""auto: the transfer matrix gives way to Ganak past this many live states."""
+GANAK_MISSING = "the ganak counting method needs pyganak: pip install 'fillomino[count]' (or pip install pyganak)"
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class CountResult:
+    """How many solutions; ``exact=False`` means "at least ``count``" (a limit, budget or interrupt stopped it)."""
+
+    count: int
+    exact: bool
+    cuts: bool
+    max_size: int | None
+    method: str
+    seconds: float
+
+    def to_json(self) -> dict:
+        return {
+            "count": self.count,
+            "exact": self.exact,
+            "cuts": self.cuts,
+            "max_size": self.max_size,
+            "method": self.method,
+            "seconds": round(self.seconds, 6),
+        }
+
+    def describe(self) -> str:
+        """One line: ``exactly 445 solutions`` / ``at least 1000 cuts`` plus the assumption made."""
+        what = "cut" if self.cuts else "solution"
+        plural = "" if self.count == 1 else "s"
+        text = f"{'exactly' if self.exact else 'at least'} {self.count} {what}{plural}"
+        if self.max_size is not None:
+            text += f" with regions of at most {self.max_size} cell{'s' * (self.max_size != 1)}"
+        return text
+
+
+class CountInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a count; ``result`` holds what was counted so far (a lower bound)."""
+
+    def __init__(self, result: CountResult) -> None:
+        super().__init__(result.describe())
+        self.result = result
+
+
+def ganak_available() -> bool:
+    return importlib.util.find_spec("pyganak") is not None
+
+
+def _validate(puzzle: Puzzle, limit: int | None, max_size: int | None, method: str) -> None:
+    if method not in METHODS:
+        raise FillominoError(f"unknown counting method {method!r}: choose one of {', '.join(METHODS)}")
+    if limit is not None and limit < 1:
+        raise FillominoError(f"--limit must be at least 1, got {limit}")
+    if max_size is not None:
+        if max_size < 1:
+            raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+        big = [v for v in puzzle.clues if v > max_size]
+        if big:
+            raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
+
+
+def count(
+    puzzle: Puzzle,
+    *,
+    cuts: bool = False,
+    limit: int | None = None,
+    max_size: int | None = None,
+    method: str = "auto",
+    budget: object | None = None,
+    progress: Progress | None = None,
+) -> CountResult:
+    """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
+
+    ``budget`` is a ``fillomino.solvers.Budget``; when its time runs out, the result is the lower
+    bound counted so far with ``exact=False``. Ctrl-C raises ``CountInterrupted`` with that bound.
+    """
+    _validate(puzzle, limit, max_size, method)
+    run = _Run(puzzle, cuts, limit, max_size, budget, progress)
+    try:
+        return run.go(method)
+    except KeyboardInterrupt:
+        raise CountInterrupted(run.result(run.found, False, run.method)) from None
+
+
+class _Run:
+    """One count: the shared clock, budget and the lower bound found so far."""
+
+    def __init__(self, puzzle, cuts, limit, max_size, budget, progress) -> None:
+        self.puzzle, self.cuts, self.limit, self.max_size = puzzle, cuts, limit, max_size
+        self.seconds = getattr(budget, "seconds", None)
+        self.progress = progress or (lambda _text: None)
+        self.start = time.monotonic()
+        self.found = 0
+        self.method = "enumerate"
+
+    def left(self) -> float | None:
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.monotonic() - self.start))
+
+    def result(self, n: int, exact: bool, method: str) -> CountResult:
+        if self.limit is not None and n >= self.limit and not (exact and n == self.limit):
+            n, exact = self.limit, False
+        return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start)
+
+    def go(self, method: str) -> CountResult:
+        if method == "enumerate":
+            return self.enumerate(self.limit)
+        if method == "transfer":
+            return self.transfer(max_states=None)
+        if method == "ganak":
+            return self.ganak()
+        if self.limit is not None:
+            return self.enumerate(self.limit)  # a limit asks to stop at N: one by one is the way
+        narrow = min(self.puzzle.rows, self.puzzle.cols) <= TRANSFER_MAX_WIDTH
+        if not (narrow and not any(self.puzzle.clues)):  # empty boards have many solutions: skip to counting
+            early = self.enumerate(ENUMERATE_THRESHOLD + 1, seconds=ENUMERATE_SECONDS)
+            if early.exact or self.left() == 0:
+                return early
+        if narrow:
+            from .transfer import TooManyStates
+
+            try:
+                return self.transfer(max_states=TRANSFER_MAX_STATES)
+            except TooManyStates:
+                self.progress("transfer matrix too wide for this board; trying ganak")
+        if ganak_available():
+            return self.ganak()
+        self.progress("pyganak is not installed; counting one by one (pip install 'fillomino[count]')")
+        return self.enumerate(self.limit)
+
+    def enumerate(self, stop: int | None, seconds: float | None = None) -> CountResult:
+        """Count solutions one by one; stops after ``stop`` of them or ``seconds`` (then exact=False)."""
+        self.method, self.found = "enumerate", 0
+        deadline = None if self.seconds is None else self.start + self.seconds
+        if seconds is not None:
+            mine = time.monotonic() + seconds
+            deadline = mine if deadline is None else min(deadline, mine)
+        last = time.monotonic()
+        it = iter_solutions(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=deadline)
+        try:
+            for _ in it:
+                self.found += 1
+                if stop is not None and self.found >= stop:
+                    return self.result(self.found, False, "enumerate")
+                now = time.monotonic()
+                if deadline is not None and now > deadline:
+                    return self.result(self.found, False, "enumerate")
+                if now - last > 0.2:
+                    last = now
+                    self.progress(f"enumerating: {self.found} so far")
+        except OutOfTime:
+            return self.result(self.found, False, "enumerate")
+        finally:
+            close = getattr(it, "close", None)
+            if close:
+                close()
+        return self.result(self.found, True, "enumerate")
+
+    def transfer(self, max_states: int | None) -> CountResult:
+        from .transfer import TransferLimits, count_cuts, count_pictures
+
+        self.method = "transfer"
+        counter = count_cuts if self.cuts else count_pictures
+        limits = TransferLimits(max_states=max_states, seconds=self.left())
+
+        def step(done: int, total: int) -> None:
+            self.progress(f"transfer matrix: cell {done}/{total}")
+
+        try:
+            n = counter(self.puzzle, self.max_size, limits, step)
+        except TimeoutError:
+            return self.result(self.found, False, "transfer")
+        return self.result(n, True, "transfer")
+
+    def ganak(self) -> CountResult:
+        if not ganak_available():
+            raise FillominoError(GANAK_MISSING)
+        from .encode.counting import build
+
+        self.method = "ganak"
+        cnf = build(self.puzzle, cuts=self.cuts, max_size=self.max_size, style="order")
+        self.progress(f"ganak: counting models of {cnf.num_vars} variables, {len(cnf.clauses)} clauses")
+        n = ganak_count(cnf.clauses, cnf.num_vars, cnf.projection, self.left())
+        if n is None:
+            return self.result(self.found, False, "ganak")
+        return self.result(n, True, "ganak")
+
+
+_GANAK_CHILD = """
+import sys, pyganak
+lines = sys.stdin.read().split("\\n")
+num_vars = int(lines[0])
+c = pyganak.Counter()
+c.new_vars(num_vars)
+c.set_sampling_set([int(x) for x in lines[1].split()])
+c.add_clauses([[int(x) for x in line.split()] for line in lines[2:] if line])
+print(c.count())
+"""
+
+
+def ganak_count(clauses: list[list[int]], num_vars: int, projection: list[int], seconds: float | None) -> int | None:
+    """The exact projected model count by Ganak in a child process (so a time limit can stop it); None on timeout."""
+    if not ganak_available():
+        raise FillominoError(GANAK_MISSING)
+    text = f"{num_vars}\n{' '.join(map(str, projection))}\n" + "\n".join(" ".join(map(str, c)) for c in clauses)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _GANAK_CHILD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = child.communicate(text, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    if child.returncode != 0 or not out.strip():
+        raise FillominoError(f"ganak failed (exit {child.returncode}): {err.strip().splitlines()[-1:] or 'no output'}")
+    return int(out.split()[-1])
+
+
+class OutOfTime(Exception):
+    """iter_solutions passed its deadline."""
+
+
+def iter_solutions(
+    puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None, deadline: float | None = None
+) -> Iterator[Grid]:
+    """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
+    1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime."""
+    _validate(puzzle, None, max_size, "auto")
+    if cuts:
+        yield from _static_enumeration(puzzle, True, max_size, deadline)
+        return
+    from .solvers import Budget, BudgetExhausted, enumerate_solutions
+
+    seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
+    try:
+        yield from enumerate_solutions(puzzle, max_size=max_size, budget=Budget(seconds=seconds))
+    except BudgetExhausted:
+        raise OutOfTime from None
+
+
+def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None) -> Iterator[Grid]:
+    """Blocking-clause enumeration on the complete counting CNF (each model is one cut or picture)."""
+    from pysat.solvers import Solver
+
+    from .encode.counting import build
+
+    cnf = build(puzzle, cuts=cuts, max_size=max_size, style="order")
+    edges = list(cnf.same.items())
+    with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
+        while True:
+            timer = None
+            if deadline is not None:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    raise OutOfTime
+                timer = threading.Timer(wait, solver.interrupt)
+                timer.start()
+            try:
+                ok = solver.solve_limited(expect_interrupt=True)
+            finally:
+                if timer:
+                    timer.cancel()
+            if ok is None:
+                raise OutOfTime
+            if not ok:
+                return
+            model = solver.get_model()
+            joined = [(i, k) for (i, k), v in edges if model[v - 1] > 0]
+            regions = _regions(puzzle.size, joined)
+            if cuts:
+                yield to_grid(regions, puzzle.cols)
+            else:
+                yield to_grid(region_sizes(regions), puzzle.cols)
+            solver.add_clause([-v if model[v - 1] > 0 else v for v in cnf.projection])
+            solver.clear_interrupt()
+
+
+def _regions(n: int, joined: list[tuple[int, int]]) -> list[int]:
+    """Region ids 1.. in row-major order of first cell, from the joined edges."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, k in joined:
+        parent[find(i)] = find(k)
+    ids: dict[int, int] = {}
+    return [ids.setdefault(find(i), len(ids) + 1) for i in range(n)]
+
+
+def region_sizes(regions: list[int]) -> list[int]:
+    """Each cell's label in a cut: the size of its region."""
+    sizes: dict[int, int] = {}
+    for r in regions:
+        sizes[r] = sizes.get(r, 0) + 1
+    return [sizes[r] for r in regions]

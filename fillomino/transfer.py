@@ -1,0 +1,241 @@
+"""Exact counting by a transfer matrix: a row-by-row dynamic program over the frontier of the board.
+
+Cells are laid in reading order along the narrow side. The state is what the rest of the board
+can still see of the part already laid: which of the W frontier cells are joined through laid
+cells ("pieces"), each piece's size so far and the size a clue demands of it. A cell either joins
+each neighbouring piece or not, and "not" is remembered as a pair of pieces that may never merge,
+so every partition (cut) is counted once. A piece that leaves the frontier is finished: its size
+is now known and must fit its clue.
+
+Pictures are the cuts whose touching regions differ in size, so a piece also remembers the
+final sizes it may not take (those of finished regions it touched); when a piece finishes, its
+size is forbidden to every open piece it touches. Sizes are decided when a region closes, not
+guessed when it opens, which keeps the number of states close to the cut count's. The states
+grow with the width, not the length: 2 x n boards go very far, widths up to ~5 stay practical.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .puzzle import FillominoError, Puzzle
+
+
+class TooManyStates(FillominoError):
+    """The frontier grew past the allowed number of states (the board is too wide for this method)."""
+
+
+@dataclass
+class TransferLimits:
+    """Give up (raising) past ``max_states`` live states or after ``seconds``; None = no limit."""
+
+    max_states: int | None = None
+    seconds: float | None = None
+
+
+def _oriented(puzzle: Puzzle) -> tuple[int, int, list[int]]:
+    """(rows, width, clues) with the narrow side as the width."""
+    if puzzle.cols <= puzzle.rows:
+        return puzzle.rows, puzzle.cols, list(puzzle.clues)
+    clues = [puzzle.clues[r * puzzle.cols + c] for c in range(puzzle.cols) for r in range(puzzle.rows)]
+    return puzzle.cols, puzzle.rows, clues
+
+
+def _normalise(comps: list[int]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Renumber piece ids 0.. in order of first appearance (-1 = no cell yet stays -1)."""
+    ids: dict[int, int] = {}
+    out = []
+    for x in comps:
+        if x < 0:
+            out.append(-1)
+        else:
+            out.append(ids.setdefault(x, len(ids)))
+    return tuple(out), ids
+
+
+def _check(states: dict, limits: TransferLimits, start: float) -> None:
+    if limits.max_states is not None and len(states) > limits.max_states:
+        raise TooManyStates(f"transfer-matrix count needs more than {limits.max_states} states")
+    if limits.seconds is not None and time.monotonic() - start > limits.seconds:
+        raise TimeoutError("transfer-matrix count ran out of time")
+
+
+def count_pictures(
+    puzzle: Puzzle,
+    max_size: int | None = None,
+    limits: TransferLimits | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """The exact number of solutions (pictures) of ``puzzle`` whose regions have at most ``max_size`` cells."""
+    return _count(puzzle, max_size, True, limits or TransferLimits(), progress)
+
+
+def count_cuts(
+    puzzle: Puzzle,
+    max_size: int | None = None,
+    limits: TransferLimits | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """The exact number of cuts: partitions into connected regions of at most ``max_size`` cells keeping the clues."""
+    return _count(puzzle, max_size, False, limits or TransferLimits(), progress)
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def _count(
+    puzzle: Puzzle,
+    max_size: int | None,
+    pictures: bool,
+    limits: TransferLimits,
+    progress: Callable[[int, int], None] | None,
+) -> int:
+    rows, width, clues = _oriented(puzzle)
+    n = rows * width
+    cap = n if max_size is None else min(n, max_size)
+    start = time.monotonic()
+    # state: (piece of each frontier cell (-1 before the first row), then per piece its size, the
+    # size a clue requires (0 = any) and its forbidden final sizes, then the sorted pairs of touching
+    # pieces that stay apart). Pieces are numbered 0.. in frontier order, so equal states are equal.
+    states: dict[tuple, int] = {((-1,) * width, (), (), (), ()): 1}
+    for p in range(n):
+        c = p % width
+        clue = clues[p]
+        remaining = n - p - 1
+        new_states: dict[tuple, int] = {}
+        get = new_states.get
+        for state, ways in states.items():
+            pieces = state[0]
+            up = pieces[c]
+            left = pieces[c - 1] if c else -1
+            leaving = up if up >= 0 and pieces.count(up) == 1 else -1
+            if up >= 0 and left >= 0 and up != left:
+                options = ((), (up,), (left,), (up, left) if up < left else (left, up))
+            elif up >= 0 or left >= 0:
+                options = ((), (max(up, left),))
+            else:
+                options = ((),)
+            for joined in options:
+                nxt = _step(state, c, clue, cap, remaining, pictures, joined, up, left, leaving)
+                if nxt is not None:
+                    new_states[nxt] = get(nxt, 0) + ways
+        states = new_states
+        _check(states, limits, start)
+        if progress:
+            progress(p + 1, n)
+    total = 0
+    for (_pieces, sizes, required, forbidden, apart), ways in states.items():
+        if not all(_may_close(sizes[j], required[j], forbidden[j]) for j in range(len(sizes))):
+            continue
+        if pictures and any(sizes[a] == sizes[b] for a, b in apart):
+            continue
+        total += ways
+    return total
+
+
+def _may_close(size: int, required: int, forbidden: frozenset[int]) -> bool:
+    return (not required or size == required) and size not in forbidden
+
+
+def _step(
+    state: tuple,
+    c: int,
+    clue: int,
+    cap: int,
+    remaining: int,
+    pictures: bool,
+    joined: tuple[int, ...],
+    up: int,
+    left: int,
+    leaving: int,
+) -> tuple | None:
+    """The state after the cell at frontier position ``c`` joins the pieces ``joined``, or None if illegal.
+
+    ``up`` and ``left`` are the neighbouring pieces (-1 = none); ``leaving`` is the piece above when
+    this cell was its last frontier cell (-1 otherwise): unless joined, it is finished now.
+    """
+    pieces, sizes, required, forbidden, apart = state
+    if len(joined) == 2 and joined in apart:
+        return None
+    size = 1
+    need = clue
+    for j in joined:
+        size += sizes[j]
+        q = required[j]
+        if q:
+            if need and need != q:
+                return None
+            need = q
+    if size > cap or (need and size > need):
+        return None
+    new = len(sizes)  # the new cell's piece, before renumbering
+    final = -1
+    if leaving >= 0 and leaving not in joined:
+        final = sizes[leaving]
+        if (required[leaving] and final != required[leaving]) or final in forbidden[leaving]:
+            return None
+    # renumber in frontier order
+    ids: dict[int, int] = {}
+    out = []
+    for k, x in enumerate(pieces):
+        if k == c or x in joined:
+            x = new
+        elif x < 0:
+            out.append(-1)
+            continue
+        y = ids.get(x)
+        if y is None:
+            y = ids[x] = len(ids)
+        out.append(y)
+    m = len(ids)
+    new_sizes = [0] * m
+    new_req = [0] * m
+    new_forb = [_NONE] * m
+    for old, y in ids.items():
+        if old == new:
+            new_sizes[y] = size
+            new_req[y] = need
+            if len(joined) == 1:
+                new_forb[y] = forbidden[joined[0]]
+            elif joined:
+                new_forb[y] = forbidden[joined[0]] | forbidden[joined[1]]
+        else:
+            new_sizes[y] = sizes[old]
+            new_req[y] = required[old]
+            new_forb[y] = forbidden[old]
+    # pairs of touching pieces that stay apart; a finished piece passes its size on as forbidden
+    pairs = set()
+    me = ids[new]
+    touching = [(a, b) for a, b in apart]
+    if up >= 0 and up not in joined:
+        touching.append((up, new))
+    if left >= 0 and left not in joined and left != up:
+        touching.append((left, new))
+    for a, b in touching:
+        if final >= 0 and leaving in (a, b):
+            if pictures:
+                other = b if a == leaving else a
+                other = me if other in joined or other == new else ids[other]
+                new_forb[other] = new_forb[other] | {final}
+            continue
+        a = me if a in joined or a == new else ids[a]
+        b = me if b in joined or b == new else ids[b]
+        pairs.add((a, b) if a < b else (b, a))
+    # no piece can end larger than all open pieces together plus the cells not yet laid
+    bound = min(cap, remaining + sum(new_sizes))
+    for y in range(m):
+        q = new_req[y]
+        f = new_forb[y]
+        if q:
+            if q in f or q > bound:
+                return None
+            new_forb[y] = _NONE
+        elif f:
+            s = new_sizes[y]
+            f = frozenset(v for v in f if s <= v <= bound)
+            if len(f) == bound - s + 1:
+                return None  # every size it could still take is forbidden
+            new_forb[y] = f
+    return (tuple(out), tuple(new_sizes), tuple(new_req), tuple(new_forb), tuple(sorted(pairs)))
