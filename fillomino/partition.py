@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
 import random
 from collections.abc import Sequence
 
@@ -19,6 +20,9 @@ DEFAULT_WEIGHTS = (1, 3, 5, 6, 6, 5, 3, 2, 1)
 
 ANSWER_TRIES = 50
 """Fresh starts before a shape and size cap are declared impossible to fill."""
+
+_NEW = -2
+"""Destination of a mending move that makes a cell a region of its own."""
 
 _REPAIR_STEPS = 40
 """Mending moves allowed per clashing region before the answer starts over."""
@@ -98,22 +102,33 @@ def random_answer(
 
 
 class _Layout:
-    """One attempt at an answer: regions as cell lists, ``owner`` maps a cell to its region (-1 free)."""
+    """One attempt at an answer: regions as cell lists, ``owner`` maps a cell to its region (-1 free).
+
+    Free cells are taken most hemmed-in first (fewest free neighbours, ties in a shuffled order),
+    both as region seeds and while a region grows, so few pockets are left too small for their
+    drawn size: the sizes that come out stay close to the weights instead of drifting to 1s and 2s.
+    """
 
     def __init__(self, n: int, nbrs: list[list[int]], rng: Stream, max_size: int, sizes: list[int], cum: list[float]):
         self.n, self.nbrs, self.rng, self.max = n, nbrs, rng, max_size
         self.sizes, self.cum = sizes, cum
         self.owner = [-1] * n
         self.cells: list[list[int]] = []
+        self.rank = [0] * n  # tie-break between equally hemmed-in cells
+        for k, c in enumerate(rng.shuffle(list(range(n)))):
+            self.rank[c] = k
+        self.free_nbrs = [len(nb) for nb in nbrs]
+        self.queue = [(self.free_nbrs[i], self.rank[i], i) for i in range(n)]
+        heapq.heapify(self.queue)
 
     # -- building ---------------------------------------------------------------------------
 
     def build(self) -> list[int] | None:
-        order = self.rng.shuffle(list(range(self.n)))
-        for final in (False, True):  # the second sweep takes cells given back after the order passed them
-            for start in order:
-                if self.owner[start] == -1:
-                    self._grow_region(start, may_give_back=not final)
+        queue = self.queue
+        while queue:
+            free_nbrs, _, start = heapq.heappop(queue)
+            if self.owner[start] == -1 and free_nbrs == self.free_nbrs[start]:  # else a stale entry
+                self._grow_region(start)
         if not self._mend():
             return None
         size = [len(c) for c in self.cells]
@@ -123,27 +138,44 @@ class _Layout:
         x = self.rng.unit() * self.cum[-1]
         return self.sizes[min(bisect.bisect_right(self.cum, x), len(self.sizes) - 1)]
 
-    def _grow_region(self, start: int, may_give_back: bool) -> None:
-        owner, nbrs, rng = self.owner, self.nbrs, self.rng
-        rid = len(self.cells)
-        cells = [start]
-        self.cells.append(cells)
-        owner[start] = rid
-        target = self._draw()
-        frontier = [j for j in nbrs[start] if owner[j] == -1]
-        while len(cells) < target and frontier:
-            k = rng.below(len(frontier))
-            j = frontier[k]
-            frontier[k] = frontier[-1]
-            frontier.pop()
-            if owner[j] == -1:
-                owner[j] = rid
-                cells.append(j)
-                frontier.extend(x for x in nbrs[j] if owner[x] == -1)
-        self._settle(rid, may_give_back)
+    def _claim(self, cell: int, rid: int) -> None:
+        self.owner[cell] = rid
+        self.cells[rid].append(cell)
+        for j in self.nbrs[cell]:
+            if self.owner[j] == -1:
+                self.free_nbrs[j] -= 1
+                heapq.heappush(self.queue, (self.free_nbrs[j], self.rank[j], j))
 
-    def _settle(self, rid: int, may_give_back: bool) -> None:
-        """Fix a clash of a just-finished region: one more cell, join a neighbour, or give one back."""
+    def _release(self, rid: int) -> None:
+        """Give the region's last cell back (the rest stays connected: it was grown before that cell)."""
+        cell = self.cells[rid].pop()
+        self.owner[cell] = -1
+        for j in self.nbrs[cell]:
+            if self.owner[j] == -1:
+                self.free_nbrs[j] += 1
+                heapq.heappush(self.queue, (self.free_nbrs[j], self.rank[j], j))
+        self.free_nbrs[cell] = sum(self.owner[j] == -1 for j in self.nbrs[cell])
+        heapq.heappush(self.queue, (self.free_nbrs[cell], self.rank[cell], cell))
+
+    def _grow_region(self, start: int) -> None:
+        owner, nbrs, free_nbrs, rank = self.owner, self.nbrs, self.free_nbrs, self.rank
+        rid = len(self.cells)
+        self.cells.append([])
+        self._claim(start, rid)
+        cells = self.cells[rid]
+        target = self._draw()
+        while len(cells) < target:
+            edge = {j for i in cells for j in nbrs[i] if owner[j] == -1}
+            if not edge:
+                break
+            self._claim(min(edge, key=lambda j: (free_nbrs[j], rank[j])), rid)
+        self._settle(rid)
+
+    def _settle(self, rid: int) -> None:
+        """Fix a clash of a just-finished region: one more cell, join a neighbour, or give one back.
+
+        Every region keeps at least one cell, so each call owns more cells than before: building ends.
+        """
         cells, owner = self.cells[rid], self.owner
         if not self._clashes(rid):
             return
@@ -156,15 +188,19 @@ class _Layout:
             joined = size + len(self.cells[other])
             if joined <= self.max and self._fits(cells + self.cells[other], joined, {rid, other}):
                 options.append(("join", other))
+        # or give back the last cells grown, down to the largest prefix that fits (prefixes are connected)
+        shrink = next((k for k in range(size - 1, 0, -1) if self._fits(cells[:k], k, {rid})), None)
+        if shrink is not None:
+            options.append(("shrink", shrink))
         if options:
             kind, x = self.rng.pick(options)
             if kind == "grow":
-                owner[x] = rid
-                cells.append(x)
-            else:
+                self._claim(x, rid)
+            elif kind == "join":
                 self._merge(rid, x)
-        elif may_give_back and size > 1:
-            owner[cells.pop()] = -1  # the rest stays connected: it was grown before that cell
+            else:
+                while len(cells) > x:
+                    self._release(rid)
 
     # -- mending ----------------------------------------------------------------------------
 
@@ -175,20 +211,29 @@ class _Layout:
         neighbour pairs most; failing that a move that keeps it, or (half the time) one that raises
         it least, which lets the walk leave a dead end. Returns False when the steps run out.
         """
-        steps = _REPAIR_STEPS * (1 + len(self._clashing()))
-        for _ in range(steps):
-            clashing = self._clashing()
+        clashing = set(self._clashing())
+        for _ in range(_REPAIR_STEPS * (1 + len(clashing))):
             if not clashing:
                 return True
-            moves = self._moves(self.rng.pick(clashing))
+            moves = self._moves(self.rng.pick(sorted(clashing)))
             if not moves:
                 continue
             deltas = [self._delta(m) for m in moves]
             low = min(deltas)
             if low > 0 and self.rng.unit() < 0.5:
                 continue
-            self._apply(self.rng.pick([m for m, d in zip(moves, deltas, strict=True) if d == low]))
-        return not self._clashing()
+            move = self.rng.pick([m for m, d in zip(moves, deltas, strict=True) if d == low])
+            touched = self._touched(move)
+            nearby = touched.union(*(self._neighbour_regions(r) for r in touched))
+            self._apply(move)
+            touched = self._touched_after(move, touched)
+            nearby |= touched.union(*(self._neighbour_regions(r) for r in touched))
+            for r in nearby:  # only these can have started or stopped clashing
+                if self.cells[r] and self._clashes(r):
+                    clashing.add(r)
+                else:
+                    clashing.discard(r)
+        return not clashing
 
     def _clashing(self) -> list[int]:
         """Regions (sorted ids) that touch another region of their own size."""
@@ -212,9 +257,10 @@ class _Layout:
                 out.append(("merge", rid, other))
         if len(cells[rid]) > 1:  # one of its cells goes to a neighbouring region
             for i in sorted(cells[rid]):
-                targets = sorted({owner[j] for j in nbrs[i]} - {rid})
-                if targets and self._connected_without(rid, i):
+                if self._connected_without(rid, i):
+                    targets = sorted({owner[j] for j in nbrs[i]} - {rid})
                     out += [("move", i, dst) for dst in targets if len(cells[dst]) < cap]
+                    out.append(("move", i, _NEW))  # it becomes a region of its own
         if len(cells[rid]) < cap:  # it takes a cell from a neighbouring region
             for i in sorted({j for c in cells[rid] for j in nbrs[c] if owner[j] != rid}):
                 src = owner[i]
@@ -252,10 +298,14 @@ class _Layout:
         kind, x, y = move
         if kind == "merge":
             return {x, y}
-        return {self.owner[x], y}
+        return {self.owner[x], y} - {_NEW}
 
     def _touched_after(self, move: tuple[str, int, int], touched: set[int]) -> set[int]:
-        return {r for r in touched if self.cells[r]}
+        """The regions a move touched, once applied (a merged-away region is gone, a new one is there)."""
+        after = {r for r in touched if self.cells[r]}
+        if move[0] == "move":
+            after.add(self.owner[move[1]])
+        return after
 
     def _pairs_around(self, regions: set[int]) -> int:
         """Clashing pairs (region, neighbour region) with at least one side in ``regions``."""
@@ -274,6 +324,9 @@ class _Layout:
             self._merge(x, y)
             return ("unmerge", x, y, moved)
         src = self.owner[x]
+        if y == _NEW:
+            y = len(self.cells)
+            self.cells.append([])
         self.cells[src].remove(x)
         self.cells[y].append(x)
         self.owner[x] = y
@@ -291,6 +344,8 @@ class _Layout:
             self.cells[dst].remove(cell)
             self.cells[src].append(cell)
             self.owner[cell] = src
+            if dst == len(self.cells) - 1 and not self.cells[dst]:
+                self.cells.pop()  # the cell had become a region of its own
 
     def _merge(self, keep: int, gone: int) -> None:
         for i in self.cells[gone]:
