@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
-from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, validate_shape
+from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 
 GENERATOR_VERSION = "1"
 """Bumped whenever the same seed and options would give a different puzzle."""
@@ -186,7 +186,7 @@ def carve(
             close()
 
 
-LOCAL_RADIUS = 3
+LOCAL_RADIUS = 5
 """Cells within this many steps of a removed clue may change in the quick local question."""
 
 LOCAL_LIMIT = 4
@@ -219,6 +219,7 @@ class _Carver:
         self.values = flatten(answer)
         rows, cols = len(answer), len(answer[0])
         self.oracle = oracle
+        self.shape = Puzzle.empty(rows, cols)
         self.kept = set(range(rows * cols))
         self.min_clues = min_clues or 0
         self.region_of: list[int] | None = None
@@ -304,9 +305,10 @@ class _Carver:
         )
 
     def _remember(self, other: Iterable[int], removal: set[int]) -> None:
+        other = list(other)
         diff = {c for c, (v, w) in enumerate(zip(self.values, other, strict=True)) if v != w and c in self.kept}
-        if not diff or not diff <= removal:
-            raise FillominoError("internal error: the engine's other solution breaks a kept clue")
+        if not diff or not diff <= removal or not is_solution(self.shape, other):
+            raise FillominoError("internal error: the engine's other solution is not a solution of the kept clues")
         a = len(self.live)
         self.live.append(diff)
         for c in diff:
