@@ -1,0 +1,115 @@
+"""Generator benchmark: seeds 0-19 per size, the table of seed 000 (found, median, 95th percentile, mean clues).
+
+Run from the repo root:  python benchmarks/generate_table.py [--sizes 5x5,10x10] [--seeds 20] [--write]
+With --write the table goes to docs/benchmarks-generate.md with the command and the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fillomino.generate import GENERATOR_VERSION, generate  # noqa: E402
+from fillomino.puzzle import FillominoError  # noqa: E402
+
+DEFAULT_SIZES = "5x5,7x7,10x10,15x15,20x20,30x30"
+TARGETS = {"10x10": 1.0, "15x15": 3.0, "20x20": 10.0, "30x30": 60.0}
+"""Median seconds the issue asks for."""
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile; failures are +inf and sort last."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def fmt_seconds(s: float) -> str:
+    if s == math.inf:
+        return "failed"
+    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def bench(shape: str, seeds: int) -> dict:
+    rows, cols = (int(x) for x in shape.split("x"))
+    times, clues, checks, attempts = [], [], [], []
+    for seed in range(seeds):
+        start = time.perf_counter()
+        try:
+            made = generate(rows, cols, seed)
+        except FillominoError as exc:
+            print(f"  {shape} seed {seed}: {exc}", file=sys.stderr)
+            times.append(math.inf)
+            continue
+        times.append(time.perf_counter() - start)
+        clues.append(made.clues)
+        checks.append(made.checks)
+        attempts.append(made.attempts)
+        print(f"  {shape} seed {seed}: {times[-1]:.2f} s, {made.clues} clues, {made.checks} checks",
+              file=sys.stderr, flush=True)
+    return {
+        "size": shape,
+        "found": sum(t != math.inf for t in times),
+        "seeds": seeds,
+        "median": statistics.median(times),
+        "p95": percentile(times, 95),
+        "clues": statistics.mean(clues) if clues else math.nan,
+        "density": statistics.mean(clues) / (rows * cols) if clues else math.nan,
+        "checks": statistics.mean(checks) if checks else math.nan,
+        "attempts": statistics.mean(attempts) if attempts else math.nan,
+    }
+
+
+def table(results: list[dict]) -> str:
+    lines = [
+        "| Size | Found | Median | 95th percentile | Mean clues | Clue density | Mean engine checks | Target median |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        target = TARGETS.get(r["size"])
+        lines.append(
+            f"| {r['size']} | {r['found']}/{r['seeds']} | {fmt_seconds(r['median'])} | {fmt_seconds(r['p95'])} "
+            f"| {r['clues']:.1f} | {r['density']:.0%} | {r['checks']:.0f} | {fmt_seconds(target) if target else '-'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=DEFAULT_SIZES, help=f"comma-separated shapes (default: {DEFAULT_SIZES})")
+    parser.add_argument("--seeds", type=int, default=20, help="seeds 0..N-1 per size (default: 20)")
+    parser.add_argument("--write", action="store_true", help="write docs/benchmarks-generate.md")
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    results = [bench(shape, args.seeds) for shape in args.sizes.split(",")]
+    text = table(results)
+    print(text)
+    if args.write:
+        command = "python benchmarks/generate_table.py " + " ".join(sys.argv[1:])
+        doc = ROOT / "docs" / "benchmarks-generate.md"
+        doc.write_text(
+            "# Generator benchmark\n\n"
+            f"Measured with `{command.strip()}`: `fillomino generate` (generator version {GENERATOR_VERSION}, "
+            f"default options) for seeds 0-{args.seeds - 1} at each size, one process, one thread. "
+            "Time is the whole `generate()` call (answer, carving and every uniqueness question); "
+            "a failure would count as infinite time. Clue density is clues / cells.\n\n"
+            + text
+            + f"\nMachine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+            f"{os.cpu_count()} cores shared with other jobs; load average {load_before[0]:.1f} at the start "
+            f"and {os.getloadavg()[0]:.1f} at the end (above 1 the times are inflated by other work).\n",
+            encoding="utf-8",
+        )
+        print(f"wrote {doc.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
