@@ -343,3 +343,22 @@ def test_cli_errors_are_one_line_and_exit_2(argv, message, capsys):
     assert main(["generate", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_ctrl_c_keeps_the_puzzles_already_written(tmp_path):
+    import signal
+
+    out = tmp_path / "batch"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fillomino", "generate", "--size", "9x9", "--count", "200", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (out.is_dir() and any(out.glob("*.txt"))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    written = sorted(out.glob("*"))
+    assert proc.returncode == 130 and "interrupted" in err
+    assert written and all(p.name.startswith("9x9-s") and p.suffix == ".txt" for p in written)
+    assert all(p.read_text().startswith("genre: fillomino") for p in written)

@@ -119,11 +119,24 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(text)
             sys.stdout.flush()
             done += 1
+    except Exception as exc:
+        if not _is_interrupt(exc):
+            raise
+        interrupted = True
     except KeyboardInterrupt:
+        interrupted = True
+    else:
+        interrupted = False
+    if interrupted:
         where = f" written to {out}" if out is not None else ""
         print(f"fillomino: interrupted: {done} of {len(seeds)} puzzles{where}", file=sys.stderr)
         return 130
     return 0
+
+
+def _is_interrupt(exc: Exception) -> bool:
+    """Ctrl-C inside the SAT solver: python-sat's C code raises its own ``pysolvers.error`` for it."""
+    return type(exc).__module__ == "pysolvers" and "keyboard interrupt" in str(exc).lower()
 
 
 def _with_timing(made, args: argparse.Namespace) -> Puzzle:
