@@ -25,7 +25,7 @@ ENUMERATE_SECONDS = 2.0
 """...or seconds spent enumerating, whichever comes first."""
 TRANSFER_MAX_WIDTH = 6
 """auto: the transfer matrix is tried when the narrow side has at most this many cells."""
-TRANSFER_MAX_STATES = 3_000_000
+TRANSFER_MAX_STATES = 2_000_000
 """auto: the transfer matrix gives way to Ganak past this many live states."""
 GANAK_MISSING = "the ganak counting method needs pyganak: pip install 'fillomino[count]' (or pip install pyganak)"
 

@@ -100,6 +100,11 @@ def _count(
     # size a clue requires (0 = any) and its forbidden final sizes, then the sorted pairs of touching
     # pieces that stay apart). Pieces are numbered 0.. in frontier order, so equal states are equal.
     states: dict[tuple, int] = {((-1,) * width, (), (), (), ()): 1}
+    # after row r, may a state and its mirror image be counted as one? (the rows below read the same mirrored)
+    symmetric_below = [
+        all(clues[k * width + x] == clues[k * width + width - 1 - x] for k in range(r + 1, rows) for x in range(width))
+        for r in range(rows)
+    ]
     for p in range(n):
         c = p % width
         clue = clues[p]
@@ -122,6 +127,8 @@ def _count(
                 if nxt is not None:
                     new_states[nxt] = get(nxt, 0) + ways
         states = new_states
+        if c == width - 1 and p + 1 < n and symmetric_below[p // width]:
+            states = _fold_mirror_images(states)
         _check(states, limits, start)
         if progress:
             progress(p + 1, n)
@@ -133,6 +140,38 @@ def _count(
             continue
         total += ways
     return total
+
+
+def _fold_mirror_images(states: dict[tuple, int]) -> dict[tuple, int]:
+    """Merge each full-row state with its mirror image: when the rows below are mirror-symmetric,
+    both have the same completions, so one representative carries both counts (about half the states)."""
+    folded: dict[tuple, int] = {}
+    for state, ways in states.items():
+        image = _mirror(state)
+        key = state if _order(state) <= _order(image) else image
+        folded[key] = folded.get(key, 0) + ways
+    return folded
+
+
+def _order(state: tuple) -> tuple:
+    pieces, sizes, required, forbidden, apart = state
+    return pieces, sizes, required, tuple(tuple(sorted(f)) for f in forbidden), apart
+
+
+def _mirror(state: tuple) -> tuple:
+    """The same state read right to left, pieces renumbered in the new frontier order."""
+    pieces, sizes, required, forbidden, apart = state
+    ids: dict[int, int] = {}
+    out = tuple(ids.setdefault(x, len(ids)) for x in reversed(pieces))
+    order = sorted(ids, key=ids.get)  # old id of each new id
+    pairs = tuple(sorted((min(ids[a], ids[b]), max(ids[a], ids[b])) for a, b in apart))
+    return (
+        out,
+        tuple(sizes[o] for o in order),
+        tuple(required[o] for o in order),
+        tuple(forbidden[o] for o in order),
+        pairs,
+    )
 
 
 def _may_close(size: int, required: int, forbidden: frozenset[int]) -> bool:

@@ -1,0 +1,149 @@
+"""Exact picture and cut counts of empty boards, with seconds per board, for docs/benchmarks-count.md.
+
+Boards: 2 x n (n = 2..24) and every n x m with n <= m and n*m <= 25. Each count runs in its own
+child process with a wall-clock timeout (the machine is shared), so one hard board cannot stall the
+table. Methods: the transfer matrix for every board, Ganak on the boards of at most --ganak-cells
+cells, and the independent brute force (tests/bruteforce.py) on boards of at most --brute-cells
+cells; every pair of methods that finishes must agree, or the script exits 1.
+
+    python benchmarks/count_empty.py --timeout 120 --write docs/benchmarks-count.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def boards() -> list[tuple[int, int]]:
+    shapes = [(2, n) for n in range(2, 25)]
+    shapes += [(n, m) for n in range(1, 6) for m in range(n, 26) if n * m <= 25 and (n, m) not in shapes]
+    return sorted(set(shapes), key=lambda s: (s[0] * s[1], s))
+
+
+def _work(kind: str, method: str, rows: int, cols: int, queue: mp.Queue) -> None:
+    import bruteforce
+
+    from fillomino.count import count
+    from fillomino.puzzle import Puzzle
+
+    start = time.perf_counter()
+    if method == "brute":
+        n = (bruteforce.count_cuts if kind == "cuts" else bruteforce.count_pictures)(rows, cols)
+    else:
+        n = count(Puzzle.empty(rows, cols), cuts=kind == "cuts", method=method).count
+    queue.put((n, time.perf_counter() - start))
+
+
+def measure(kind: str, method: str, rows: int, cols: int, timeout: float) -> tuple[int | None, float]:
+    """(count, seconds) or (None, timeout) when the child did not finish in time."""
+    queue: mp.Queue = mp.Queue()
+    child = mp.Process(target=_work, args=(kind, method, rows, cols, queue))
+    child.start()
+    child.join(timeout)
+    if child.is_alive():
+        child.terminate()  # also ends ganak's own child: it reads a pipe that closes
+        child.join()
+        return None, timeout
+    if queue.empty():
+        return None, timeout
+    return queue.get()
+
+
+def cell(n: int | None, seconds: float | None) -> str:
+    if seconds is None:
+        return "skipped"
+    return f"{n} in {seconds:.2f} s" if n is not None else f"timeout >{seconds:.0f} s"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per board and method (default 120)")
+    ap.add_argument("--ganak-cells", type=int, default=12, help="run Ganak on boards up to this many cells")
+    ap.add_argument("--brute-cells", type=int, default=12, help="run the brute force up to this many cells")
+    ap.add_argument("--max-cells", type=int, default=50, help="skip boards with more cells")
+    ap.add_argument("--write", metavar="FILE", help="write the markdown report here")
+    ap.add_argument("--json", action="store_true", help="print one JSON line per board")
+    args = ap.parse_args()
+
+    rows_out = []
+    disagree = []
+    gave_up: set[tuple[str, int]] = set()  # (kind, narrow side): a longer board would time out too
+    for r, c in boards():
+        if r * c > args.max_cells:
+            continue
+        row = {"board": f"{r}x{c}", "cells": r * c}
+        for kind in ("pictures", "cuts"):
+            results: dict[str, tuple[int | None, float | None]] = {}
+            if (kind, r) in gave_up:
+                results["transfer"] = (None, None)
+            else:
+                results["transfer"] = measure(kind, "transfer", r, c, args.timeout)
+                if results["transfer"][0] is None:
+                    gave_up.add((kind, r))
+            if r * c <= args.ganak_cells:
+                results["ganak"] = measure(kind, "ganak", r, c, args.timeout)
+            if r * c <= args.brute_cells:
+                results["brute"] = measure(kind, "brute", r, c, args.timeout)
+            found = {m: v[0] for m, v in results.items() if v[0] is not None}
+            if len(set(found.values())) > 1:
+                disagree.append((row["board"], kind, found))
+            row[kind] = {m: {"count": v[0], "seconds": v[1] and round(v[1], 3)} for m, v in results.items()}
+        rows_out.append(row)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            p, q = row["pictures"]["transfer"], row["cuts"]["transfer"]
+            pictures, cuts = cell(p["count"], p["seconds"]), cell(q["count"], q["seconds"])
+            print(f"{row['board']:>6}  pictures {pictures}, cuts {cuts}")
+            sys.stdout.flush()
+    if args.write:
+        Path(args.write).write_text(report(rows_out, args))
+    for board, kind, found in disagree:
+        print(f"DISAGREE {board} {kind}: {found}", file=sys.stderr)
+    return 1 if disagree else 0
+
+
+def report(rows: list[dict], args: argparse.Namespace) -> str:
+    def fmt(entry: dict | None) -> str:
+        if entry is None:
+            return "-"
+        if entry["seconds"] is None:
+            return "skipped"
+        if entry["count"] is None:
+            return f"timeout (>{args.timeout:.0f} s)"
+        return f"{entry['seconds']:.2f}"
+
+    lines = [
+        "| board | cells | pictures (exact) | transfer s | ganak s | brute s | cuts (exact) | transfer s | ganak s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        p, q = row["pictures"], row["cuts"]
+        pn = next((v["count"] for v in p.values() if v["count"] is not None), None)
+        qn = next((v["count"] for v in q.values() if v["count"] is not None), None)
+        lines.append(
+            f"| {row['board']} | {row['cells']} | {pn if pn is not None else '?'} | {fmt(p.get('transfer'))} "
+            f"| {fmt(p.get('ganak'))} | {fmt(p.get('brute'))} | {qn if qn is not None else '?'} "
+            f"| {fmt(q.get('transfer'))} | {fmt(q.get('ganak'))} |"
+        )
+    head = (
+        f"Generated by `python benchmarks/count_empty.py --timeout {args.timeout:.0f} --ganak-cells "
+        f"{args.ganak_cells} --brute-cells {args.brute_cells} --max-cells {args.max_cells} --write "
+        f"docs/benchmarks-count.md` on {platform.python_implementation()} {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}.\n"
+    )
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
