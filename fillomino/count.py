@@ -9,6 +9,7 @@ budget that stops the count early gives a lower bound (``exact=False``), never a
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import subprocess
 import sys
 import threading
@@ -263,14 +264,21 @@ def iter_solutions(
     """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
     1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime."""
     _validate(puzzle, None, max_size, "auto")
-    if cuts:
-        yield from _static_enumeration(puzzle, True, max_size, deadline)
-        return
     from .solvers import Budget, BudgetExhausted, enumerate_solutions
+    from .solvers import cnf as cnf_backend
 
     seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
+    budget = Budget(seconds=seconds)
+    if cuts:
+        if "cuts" not in inspect.signature(cnf_backend.enumerate_solutions).parameters:
+            # the CNF backend cannot list cuts: use the complete counting CNF instead
+            yield from _static_enumeration(puzzle, True, max_size, deadline)
+            return
+        solutions = cnf_backend.enumerate_solutions(puzzle, max_size=max_size, budget=budget, cuts=True)
+    else:
+        solutions = enumerate_solutions(puzzle, max_size=max_size, budget=budget)
     try:
-        yield from enumerate_solutions(puzzle, max_size=max_size, budget=Budget(seconds=seconds))
+        yield from solutions
     except BudgetExhausted:
         raise OutOfTime from None
 

@@ -109,13 +109,13 @@ def _count(
         c = p % width
         clue = clues[p]
         remaining = n - p - 1
+        last_row = p >= n - width
         new_states: dict[tuple, int] = {}
         get = new_states.get
         for state, ways in states.items():
             pieces = state[0]
             up = pieces[c]
             left = pieces[c - 1] if c else -1
-            leaving = up if up >= 0 and pieces.count(up) == 1 else -1
             if up >= 0 and left >= 0 and up != left:
                 options = ((), (up,), (left,), (up, left) if up < left else (left, up))
             elif up >= 0 or left >= 0:
@@ -123,7 +123,7 @@ def _count(
             else:
                 options = ((),)
             for joined in options:
-                nxt = _step(state, c, clue, cap, remaining, pictures, joined, up, left, leaving)
+                nxt = _step(state, c, clue, cap, remaining, pictures, joined, up, left, last_row)
                 if nxt is not None:
                     new_states[nxt] = get(nxt, 0) + ways
         states = new_states
@@ -188,12 +188,13 @@ def _step(
     joined: tuple[int, ...],
     up: int,
     left: int,
-    leaving: int,
+    last_row: bool,
 ) -> tuple | None:
     """The state after the cell at frontier position ``c`` joins the pieces ``joined``, or None if illegal.
 
-    ``up`` and ``left`` are the neighbouring pieces (-1 = none); ``leaving`` is the piece above when
-    this cell was its last frontier cell (-1 otherwise): unless joined, it is finished now.
+    ``up`` and ``left`` are the neighbouring pieces (-1 = none). A piece with no frontier cell left
+    is finished: the piece above when this cell was its last one, and in the last row every piece
+    left of this cell (nothing lies below it any more).
     """
     pieces, sizes, required, forbidden, apart = state
     if len(joined) == 2 and joined in apart:
@@ -210,15 +211,13 @@ def _step(
     if size > cap or (need and size > need):
         return None
     new = len(sizes)  # the new cell's piece, before renumbering
-    final = -1
-    if leaving >= 0 and leaving not in joined:
-        final = sizes[leaving]
-        if (required[leaving] and final != required[leaving]) or final in forbidden[leaving]:
-            return None
     # renumber in frontier order
     ids: dict[int, int] = {}
     out = []
     for k, x in enumerate(pieces):
+        if last_row and k < c:
+            out.append(-1)  # a last-row cell left of this one: no cell below or to come touches it
+            continue
         if k == c or x in joined:
             x = new
         elif x < 0:
@@ -228,6 +227,10 @@ def _step(
         if y is None:
             y = ids[x] = len(ids)
         out.append(y)
+    gone = {x for x in pieces if x >= 0 and x not in joined and x not in ids}
+    for x in gone:
+        if (required[x] and sizes[x] != required[x]) or sizes[x] in forbidden[x]:
+            return None
     m = len(ids)
     new_sizes = [0] * m
     new_req = [0] * m
@@ -253,11 +256,16 @@ def _step(
     if left >= 0 and left not in joined and left != up:
         touching.append((left, new))
     for a, b in touching:
-        if final >= 0 and leaving in (a, b):
-            if pictures:
-                other = b if a == leaving else a
-                other = me if other in joined or other == new else ids[other]
-                new_forb[other] = new_forb[other] | {final}
+        if a in gone or b in gone:
+            if not pictures:
+                continue
+            if a in gone and b in gone:
+                if sizes[a] == sizes[b]:
+                    return None  # two finished touching regions of one size
+                continue
+            done, other = (a, b) if a in gone else (b, a)
+            other = me if other in joined or other == new else ids[other]
+            new_forb[other] = new_forb[other] | {sizes[done]}
             continue
         a = me if a in joined or a == new else ids[a]
         b = me if b in joined or b == new else ids[b]
