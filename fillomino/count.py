@@ -16,8 +16,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .puzzle import FillominoError, Grid, Puzzle, to_grid
+
+if TYPE_CHECKING:
+    from .solvers import Budget
 
 METHODS = ("auto", "enumerate", "transfer", "ganak")
 ENUMERATE_THRESHOLD = 1000
@@ -96,13 +100,14 @@ def count(
     limit: int | None = None,
     max_size: int | None = None,
     method: str = "auto",
-    budget: object | None = None,
+    budget: Budget | None = None,
     progress: Progress | None = None,
 ) -> CountResult:
     """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
 
-    ``budget`` is a ``fillomino.solvers.Budget``; when its time runs out, the result is the lower
-    bound counted so far with ``exact=False``. Ctrl-C raises ``CountInterrupted`` with that bound.
+    ``budget`` is a ``fillomino.solvers.Budget`` (its time limit is used); when it runs out, the
+    result is the lower bound counted so far with ``exact=False``. ``progress`` receives one-line
+    status messages. Ctrl-C raises ``CountInterrupted`` with that bound.
     """
     _validate(puzzle, limit, max_size, method)
     run = _Run(puzzle, cuts, limit, max_size, budget, progress)
@@ -272,15 +277,25 @@ def iter_solutions(
     if cuts:
         if "cuts" not in inspect.signature(cnf_backend.enumerate_solutions).parameters:
             # the CNF backend cannot list cuts: use the complete counting CNF instead
-            yield from _static_enumeration(puzzle, True, max_size, deadline)
+            yield from _interruptible(_static_enumeration(puzzle, True, max_size, deadline))
             return
         solutions = cnf_backend.enumerate_solutions(puzzle, max_size=max_size, budget=budget, cuts=True)
     else:
         solutions = enumerate_solutions(puzzle, max_size=max_size, budget=budget)
     try:
-        yield from solutions
+        yield from _interruptible(solutions)
     except BudgetExhausted:
         raise OutOfTime from None
+
+
+def _interruptible(solutions: Iterator[Grid]) -> Iterator[Grid]:
+    """pysat turns Ctrl-C inside a solve into its own error: give it back as KeyboardInterrupt."""
+    try:
+        yield from solutions
+    except Exception as exc:
+        if "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
 
 
 def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None) -> Iterator[Grid]:

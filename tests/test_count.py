@@ -233,6 +233,15 @@ def test_ctrl_c_reports_what_was_counted(monkeypatch):
     assert (stop.value.result.count, stop.value.result.exact) == (2, False)
 
 
+def test_pysat_ctrl_c_error_becomes_a_keyboard_interrupt():
+    def solver_interrupted():
+        yield ((1,),)
+        raise RuntimeError("Caught keyboard interrupt")  # what pysat raises on SIGINT inside a solve
+
+    with pytest.raises(KeyboardInterrupt):
+        list(count_module._interruptible(solver_interrupted()))
+
+
 class _Budget:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
