@@ -153,6 +153,21 @@ def test_static_counting_cnf_auxiliaries_are_all_defined():
     assert models == 5
 
 
+@pytest.mark.parametrize("style", ["order", "onehot"])
+def test_both_picture_encodings_count_like_the_brute_force(style):
+    from pysat.solvers import Solver
+
+    board = Puzzle(3, 3, (0, 0, 0, 0, 2, 0, 0, 0, 0))
+    cnf = build(board, style=style, max_size=5)
+    models = 0
+    with Solver(name="glucose4", bootstrap_with=cnf.clauses) as s:
+        while s.solve():
+            models += 1
+            model = s.get_model()
+            s.add_clause([-v if model[v - 1] > 0 else v for v in cnf.projection])
+    assert models == count_pictures(3, 3, list(board.clues), 5)
+
+
 def test_count_methods_agree_where_they_all_finish():
     board = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
     want = count_pictures(3, 4, list(board.clues))
