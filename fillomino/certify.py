@@ -1,0 +1,339 @@
+"""Certify puzzle files: parse, check the stored solution, prove uniqueness with one or both engines.
+
+Each puzzle gets a ``Record`` (outcome passed / failed / unknown / finding, with its problems), so CI
+can fail on any wrong file and a report can show why. Files are only read, never written.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .check import check_answer
+from .puzzle import FillominoError, Grid, Puzzle
+from .solvers.base import Budget, Status, Verdict, differing_cells
+
+STATUSES = ("unique", "published", "multiple", "unknown")
+"""Values of an external file's ``status:`` header that --expect-status understands."""
+
+PASSED, FAILED, UNKNOWN, FINDING = "passed", "failed", "unknown", "finding"
+OUTCOMES = (PASSED, FAILED, UNKNOWN, FINDING)
+
+
+@dataclass(frozen=True)
+class CertifyOptions:
+    """What to prove about every puzzle.
+
+    ``budget`` limits each engine's uniqueness proof, and (with ``minimal``) all the clue questions
+    together; running out leaves the puzzle unknown. ``expect_status`` judges each file against its
+    ``status:`` header instead of requiring every puzzle to be unique.
+    """
+
+    backends: tuple[str, ...] = ("cnf",)
+    minimal: bool = False
+    expect_status: bool = False
+    budget: Budget = field(default_factory=Budget)
+
+
+@dataclass
+class EngineResult:
+    """One engine's verdict on one puzzle and the wall-clock seconds it took (model building included)."""
+
+    backend: str
+    status: str
+    seconds: float
+
+
+@dataclass
+class Record:
+    """Everything certify found about one file; ``puzzle`` and ``solutions`` feed the pictures."""
+
+    file: str
+    size: str = "?"
+    clues: int | None = None
+    expected: str | None = None
+    verdict: str = ""
+    outcome: str = FAILED
+    seconds: float = 0.0
+    engines: list[EngineResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unknowns: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    puzzle: Puzzle | None = None
+    solutions: list[Grid] = field(default_factory=list)
+
+    def fails(self, expect_status: bool) -> bool:
+        """Whether this record makes the run fail: any problem, or (unless --expect-status) an unknown."""
+        return self.outcome == FAILED or (self.outcome == UNKNOWN and not expect_status)
+
+    def to_json(self) -> dict:
+        out: dict = {
+            "file": self.file,
+            "size": self.size,
+            "clues": self.clues,
+            "expected": self.expected,
+            "verdict": self.verdict,
+            "outcome": self.outcome,
+            "seconds": round(self.seconds, 4),
+            "engines": {e.backend: {"status": e.status, "seconds": round(e.seconds, 4)} for e in self.engines},
+            "problems": self.problems,
+            "unknowns": self.unknowns,
+            "findings": self.findings,
+            "notes": self.notes,
+        }
+        if len(self.solutions) == 2:
+            out["solutions"] = [[list(row) for row in g] for g in self.solutions]
+        return out
+
+
+def certify_file(path: str | Path, options: CertifyOptions) -> Record:
+    """Certify one puzzle file. Never raises for a bad file or an engine failure: those are problems."""
+    start = time.perf_counter()
+    record = Record(file=str(path))
+    try:
+        _certify(record, options)
+    except Exception as exc:  # one broken engine call must not end a whole CI run; it is reported
+        record.problems.append(f"internal error: {type(exc).__name__}: {exc}")
+    record.seconds = time.perf_counter() - start
+    record.outcome = _outcome(record)
+    return record
+
+
+def _outcome(record: Record) -> str:
+    if record.problems:
+        return FAILED
+    if record.findings:
+        return FINDING
+    return UNKNOWN if record.unknowns else PASSED
+
+
+def _certify(record: Record, options: CertifyOptions) -> None:
+    from .formats import read_puzzle
+
+    try:
+        puzzle = read_puzzle(record.file)
+    except FillominoError as exc:
+        record.verdict = "unparsable"
+        record.problems.append(f"unparsable: {str(exc).removeprefix(record.file + ': ')}")
+        return
+    record.puzzle, record.size, record.clues = puzzle, puzzle.shape, len(puzzle.clue_cells())
+    want = "unique"
+    if options.expect_status:
+        record.expected = (puzzle.meta("status") or "").strip().lower()
+        if record.expected not in STATUSES:
+            found = f"'status: {record.expected}'" if record.expected else "no status: header"
+            record.problems.append(f"{found}; --expect-status needs one of {', '.join(STATUSES)}")
+            return
+        want = {"published": "unique", "unknown": ""}.get(record.expected, record.expected)
+    if puzzle.solution is not None:
+        record.problems += [f"stored solution: {p}" for p in _rule_breaks(puzzle, puzzle.solution)]
+    verdicts = [_run_engine(record, puzzle, backend, options.budget) for backend in options.backends]
+    settled = [v for v in verdicts if v is not None and v.status is not Status.UNKNOWN]
+    statuses = sorted({v.status.value for v in settled})
+    record.verdict = statuses[0] if len(statuses) == 1 else ("disagree" if statuses else "unknown")
+    if len(statuses) > 1:
+        record.problems.append("engines disagree: " + ", ".join(f"{v.backend} says {v.status.value}" for v in settled))
+    for v in settled:
+        _judge(record, puzzle, v, want)
+    if record.expected == "unknown" and settled:
+        record.notes.append(f"status unknown; the engines say {record.verdict}")
+    unique = [v for v in settled if v.status is Status.UNIQUE]
+    if options.minimal and unique and not record.problems and not record.unknowns:
+        _check_minimal(record, puzzle, unique[0].solutions[0], options.budget)
+
+
+def _run_engine(record: Record, puzzle: Puzzle, backend: str, budget: Budget) -> Verdict | None:
+    """One engine's uniqueness verdict, timed; an engine that fails is a problem, not a crash."""
+    from .solvers import uniqueness
+
+    start = time.perf_counter()
+    try:
+        verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts))
+    except Exception as exc:
+        record.engines.append(EngineResult(backend, "error", time.perf_counter() - start))
+        record.problems.append(f"{backend} engine failed: {type(exc).__name__}: {exc}")
+        return None
+    verdict.backend = verdict.backend or backend
+    record.engines.append(EngineResult(backend, verdict.status.value, time.perf_counter() - start))
+    if verdict.status is Status.UNKNOWN:
+        record.unknowns.append(f"{backend}: the budget ({_budget_text(budget)}) ran out before uniqueness was settled")
+    return verdict
+
+
+def _judge(record: Record, puzzle: Puzzle, verdict: Verdict, want: str) -> None:
+    """Compare one settled verdict with what the file should be (``want``: unique, multiple, or '' = anything)."""
+    name = verdict.backend
+    for k, grid in enumerate(verdict.solutions):  # the engine's evidence must hold up on its own
+        record.problems += [f"{name}'s solution {k + 1} {p}" for p in _rule_breaks(puzzle, grid)]
+    if verdict.status is Status.MULTIPLE and not record.solutions:
+        record.solutions = list(verdict.solutions)
+    if not want:
+        return
+    status = verdict.status
+    if status is Status.UNIQUE and want == "unique":
+        stored = puzzle.solution
+        if stored is not None and verdict.solutions and verdict.solutions[0] != stored:
+            cells = differing_cells(stored, verdict.solutions[0])
+            record.problems.append(
+                f"wrong stored solution: {name} proved the puzzle unique, and its solution differs from the stored "
+                f"one in {len(cells)} cells: {_cells(cells)}"
+            )
+            record.solutions = [stored, verdict.solutions[0]]
+    elif status is Status.MULTIPLE and want == "unique":
+        what = f"{name} found two solutions differing in {len(verdict.differ)} cells: {_cells(verdict.differ)}"
+        if record.expected in ("unique", "published") and len(verdict.solutions) == 2 and _all_valid(puzzle, verdict):
+            record.findings.append(f"status {record.expected}, but ambiguous: {what} (both checked against the rules)")
+        else:
+            record.problems.append(f"ambiguous: {what}")
+    elif status is Status.NONE:
+        clues = ", ".join(f"{puzzle.clue(r, c)} at r{r + 1}c{c + 1}" for r, c in verdict.conflict)
+        record.problems.append(f"no solution ({name}): these clues already conflict: {clues}")
+    elif status is Status.UNIQUE and want == "multiple":
+        record.problems.append(f"status multiple, but {name} proved the puzzle unique")
+
+
+def _check_minimal(record: Record, puzzle: Puzzle, solution: Grid, budget: Budget) -> None:
+    """Every clue needed: with any one clue removed, the solution must stop being the only one."""
+    from .solvers.cnf import UniquenessOracle
+
+    start = time.perf_counter()
+    deadline = None if budget.seconds is None else start + budget.seconds
+    oracle = UniquenessOracle(solution, budget=Budget(budget.seconds, budget.conflicts))
+    try:
+        cells = puzzle.clue_cells()
+        for k, cell in enumerate(cells):
+            if deadline is not None:
+                oracle.budget = Budget(max(deadline - time.perf_counter(), 1e-3), budget.conflicts)
+            status, _ = oracle.check([c for c in cells if c != cell])
+            if status is Status.UNKNOWN:
+                record.unknowns.append(
+                    f"minimal: the budget ({_budget_text(budget)}) ran out after {k} of {len(cells)} clues"
+                )
+                break
+            if status is Status.UNIQUE:
+                r, c = divmod(cell, puzzle.cols)
+                record.problems.append(f"not minimal: clue {puzzle.clues[cell]} at r{r + 1}c{c + 1} is not needed "
+                                       "(the puzzle stays unique without it)")
+    finally:
+        oracle.close()
+    record.engines.append(EngineResult("minimal", "checked", time.perf_counter() - start))
+
+
+def _rule_breaks(puzzle: Puzzle, grid: Grid) -> list[str]:
+    """At most one line saying how ``grid`` breaks the rules (first violation and how many more), or []."""
+    violations = check_answer(puzzle, grid)
+    if not violations:
+        return []
+    more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+    return [f"breaks the rules: {violations[0].describe()}{more}"]
+
+
+def _all_valid(puzzle: Puzzle, verdict: Verdict) -> bool:
+    return all(not check_answer(puzzle, g) for g in verdict.solutions) and verdict.solutions[0] != verdict.solutions[1]
+
+
+def _cells(cells: Sequence[tuple[int, int]], limit: int = 8) -> str:
+    shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:limit])
+    return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def _budget_text(budget: Budget) -> str:
+    parts = ([f"{budget.seconds:g} s"] if budget.seconds is not None else []) + (
+        [f"{budget.conflicts} conflicts"] if budget.conflicts is not None else []
+    )
+    return ", ".join(parts) or "none"
+
+
+@dataclass
+class SizeSummary:
+    """One row of the summary table: how the puzzles of one size (or ``all``) went."""
+
+    size: str
+    count: int = 0
+    passed: int = 0
+    failed: int = 0
+    unknown: int = 0
+    findings: int = 0
+    median_seconds: float = 0.0
+    max_seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        out = dict(self.__dict__)
+        out["median_seconds"], out["max_seconds"] = round(self.median_seconds, 4), round(self.max_seconds, 4)
+        return out
+
+
+def summarize(records: Sequence[Record]) -> list[SizeSummary]:
+    """A row per size (smallest first, unparsable files last), then the ``all`` row."""
+    import statistics
+
+    by_size: dict[str, list[Record]] = {}
+    for rec in records:
+        by_size.setdefault(rec.size, []).append(rec)
+    groups = [(s, by_size[s]) for s in sorted(by_size, key=_shape_key)]
+    rows = []
+    for size, recs in groups + [("all", list(records))]:
+        times = [r.seconds for r in recs] or [0.0]
+        outcomes = [r.outcome for r in recs]
+        rows.append(SizeSummary(size, len(recs), outcomes.count(PASSED), outcomes.count(FAILED),
+                                outcomes.count(UNKNOWN), outcomes.count(FINDING),
+                                statistics.median(times), max(times)))
+    return rows
+
+
+def _shape_key(size: str) -> tuple[int, int, int]:
+    """Smallest grid first; "?" (an unparsable file) last."""
+    r, _, c = size.partition("x")
+    if not (r.isdigit() and c.isdigit()):
+        return (1 << 30, 0, 0)
+    return int(r) * int(c), int(r), int(c)
+
+
+def certify_files(
+    files: Sequence[str | Path],
+    options: CertifyOptions,
+    *,
+    jobs: int | None = None,
+    on_done: Callable[[Record], None] | None = None,
+) -> list[Record]:
+    """Certify ``files`` in ``jobs`` processes (default: every core); records come back in the files' order.
+
+    The biggest files are started first so a long puzzle does not finish last alone. ``on_done`` is
+    called in this process as each record arrives (for a progress bar).
+    """
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise FillominoError(f"--jobs must be at least 1, got {jobs}")
+    names = [str(f) for f in files]
+    results: list[Record | None] = [None] * len(names)
+    if jobs == 1 or len(names) <= 1:
+        for i, name in enumerate(names):
+            results[i] = certify_file(name, options)
+            if on_done:
+                on_done(results[i])  # type: ignore[arg-type]
+        return results  # type: ignore[return-value]
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    order = sorted(range(len(names)), key=lambda i: -_file_size(names[i]))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(names))) as pool:
+        futures = {pool.submit(certify_file, names[i], options): i for i in order}
+        try:
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                if on_done:
+                    on_done(results[futures[future]])  # type: ignore[arg-type]
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return results  # type: ignore[return-value]
+
+
+def _file_size(name: str) -> int:
+    try:
+        return os.path.getsize(name)
+    except OSError:
+        return 0

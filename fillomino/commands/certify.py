@@ -1,0 +1,286 @@
+"""``fillomino certify``: prove every puzzle file in a corpus sound, for CI; text, JSON, JUnit and HTML reports."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..puzzle import FillominoError
+from .common import print_json
+
+EXIT_FAILED = 1
+EXIT_UNKNOWN = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "certify",
+        help="check a whole corpus: stored solutions, uniqueness (one or both engines), minimality",
+        description="For every puzzle file (folders are searched recursively for *.txt and *.json): parse it, "
+        "check its stored solution against the rules, prove it unique and that the stored solution is the "
+        "solution. Prints one line per failure and a table per size. Exit 0 when every puzzle passes, 1 when "
+        "any fails, 3 when none fails but some were left unknown by --budget, 2 on bad usage. Files are only read.",
+        epilog="Example: fillomino certify corpus/ --both --junit certify.xml",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files and folders")
+    p.add_argument("--both", action="store_true", help="prove uniqueness with the CP-SAT engine too")
+    p.add_argument("--minimal", action="store_true",
+                   help="also check that every clue is needed (one incremental CNF question per clue)")
+    p.add_argument("--expect-status", action="store_true",
+                   help="judge each file by its 'status:' header: unique/published must be proved unique, "
+                   "multiple must be found multiple, unknown is only reported; a budget left unknown is "
+                   "listed, not a failure")
+    p.add_argument("--budget", metavar="LIMIT",
+                   help="per puzzle and engine: give up with 'unknown' after a time ('20s') or conflicts ('100000c')")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="puzzles certified in parallel processes (default: every core)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON: a record per puzzle")
+    p.add_argument("--junit", metavar="FILE", help="also write JUnit XML (a test case per puzzle)")
+    p.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page with a thumbnail "
+                   "per failed, unknown or ambiguous puzzle")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..certify import CertifyOptions, certify_files
+    from ..formats import iter_puzzle_files
+    from ..solvers import Budget
+
+    options = CertifyOptions(
+        backends=("cnf", "cpsat") if args.both else ("cnf",),
+        minimal=args.minimal,
+        expect_status=args.expect_status,
+        budget=Budget.parse(args.budget),
+    )
+    files = list(iter_puzzle_files(args.paths))
+    if not files:
+        raise FillominoError(f"no puzzle files (*.txt, *.json) in {', '.join(args.paths)}")
+    for out in (args.junit, args.html):
+        if out and any(Path(out).resolve() == f.resolve() for f in files):
+            raise FillominoError(f"{out} is one of the puzzle files: certify never overwrites its input")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise FillominoError(f"--jobs must be at least 1, got {jobs}")
+    with _progress(len(files)) as tick:
+        records = certify_files(files, options, jobs=jobs, on_done=tick)
+    if args.junit:
+        _write(args.junit, junit_xml(records, options))
+    if args.html:
+        _write(args.html, html_report(records, options))
+    if args.json:
+        print_json(json_report(records, options))
+    else:
+        print(text_report(records, options))
+    failing = [r for r in records if r.fails(options.expect_status)]
+    if any(r.outcome == "failed" for r in failing):
+        return EXIT_FAILED
+    return EXIT_UNKNOWN if failing else 0
+
+
+class _progress:
+    """A tqdm bar on stderr when it is a terminal (and tqdm is installed); otherwise nothing."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.bar = total, None
+
+    def __enter__(self) -> Callable:
+        if sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=self.total, desc="certifying", unit="puzzle", file=sys.stderr)
+            except ModuleNotFoundError:
+                pass
+        return lambda record: self.bar.update(1) if self.bar is not None else None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _write(name: str, text: str) -> None:
+    try:
+        Path(name).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FillominoError(f"cannot write {name}: {exc.strerror or exc}") from None
+
+
+def _options_json(options) -> dict:
+    from ..certify import _budget_text
+
+    return {"backends": list(options.backends), "minimal": options.minimal,
+            "expect_status": options.expect_status, "budget": _budget_text(options.budget)}
+
+
+# ---------------------------------------------------------------- text
+
+
+def text_report(records: Sequence, options) -> str:
+    """Failure lines (file: problem), findings with both solutions, unknowns, notes, then the table."""
+    from ..certify import FAILED, UNKNOWN
+
+    lines: list[str] = []
+    for r in records:
+        lines += [f"{r.file}: {p}" for p in r.problems]
+        if r.outcome == UNKNOWN and not options.expect_status:
+            lines += [f"{r.file}: unknown: {u}" for u in r.unknowns]
+    for r in records:
+        for f in r.findings:
+            lines.append(f"{r.file}: FINDING: {f}")
+            if r.puzzle is not None and len(r.solutions) == 2:
+                lines.append(_two_boards(r))
+    listed = [r for r in records if r.unknowns and r.outcome != FAILED and options.expect_status]
+    if listed:
+        lines.append(f"left unknown by the budget (listed, not failures with --expect-status): {len(listed)}")
+        lines += [f"{r.file}: unknown: {u}" for r in listed for u in r.unknowns]
+    lines += [f"{r.file}: note: {n}" for r in records for n in r.notes]
+    if lines:
+        lines.append("")
+    lines.append(summary_table(records))
+    return "\n".join(lines)
+
+
+def _two_boards(record) -> str:
+    from ..solvers.base import differing_cells
+    from ..terminal import format_board, side_by_side
+
+    a, b = record.solutions
+    marked = set(differing_cells(a, b))
+    return side_by_side([format_board(record.puzzle, g, highlight=marked) for g in (a, b)])
+
+
+def summary_table(records: Sequence) -> str:
+    """The per-size table and a closing count line."""
+    from ..certify import summarize
+
+    rows = summarize(records)
+    findings = any(row.findings for row in rows)
+    head = ["size", "puzzles", "passed", "failed", "unknown"] + (["findings"] if findings else []) + [
+        "median s", "max s"]
+    table = [head]
+    for row in rows:
+        table.append([row.size, str(row.count), str(row.passed), str(row.failed), str(row.unknown)]
+                     + ([str(row.findings)] if findings else [])
+                     + [f"{row.median_seconds:.2f}", f"{row.max_seconds:.2f}"])
+    widths = [max(len(t[k]) for t in table) for k in range(len(head))]
+    out = ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(t, widths)))
+           for t in table]
+    total = rows[-1]
+    wall = sum(r.seconds for r in records)
+    out.append(f"certify: {total.count} puzzles, {total.passed} passed, {total.failed} failed, "
+               f"{total.unknown} unknown" + (f", {total.findings} findings" if findings else "")
+               + f" ({wall:.1f} s of engine time)")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def json_report(records: Sequence, options) -> dict:
+    from ..certify import summarize
+
+    rows = summarize(records)
+    return {
+        "options": _options_json(options),
+        "summary": rows[-1].to_json() | {"by_size": [row.to_json() for row in rows[:-1]]},
+        "puzzles": [r.to_json() for r in records],
+    }
+
+
+# ---------------------------------------------------------------- JUnit
+
+
+def junit_xml(records: Sequence, options) -> str:
+    """A test case per puzzle (class certify.<size>): failure with every problem, skipped when left unknown."""
+    import xml.etree.ElementTree as ET
+
+    failures = sum(r.outcome == "failed" or (r.outcome == "unknown" and not options.expect_status) for r in records)
+    skipped = sum(r.outcome == "unknown" and options.expect_status for r in records)
+    total = f"{sum(r.seconds for r in records):.3f}"
+    attrs = {"name": "fillomino certify", "tests": str(len(records)), "failures": str(failures),
+             "errors": "0", "skipped": str(skipped), "time": total}
+    suites = ET.Element("testsuites", attrs)
+    suite = ET.SubElement(suites, "testsuite", attrs)
+    for r in records:
+        case = ET.SubElement(suite, "testcase", {"classname": f"certify.{r.size}", "name": r.file,
+                                                  "time": f"{r.seconds:.3f}"})
+        if r.outcome == "failed" or (r.outcome == "unknown" and not options.expect_status):
+            messages = r.problems or [f"unknown: {u}" for u in r.unknowns]
+            failure = ET.SubElement(case, "failure", {"message": messages[0], "type": r.outcome})
+            failure.text = "\n".join(messages)
+        elif r.outcome == "unknown":
+            ET.SubElement(case, "skipped", {"message": "; ".join(r.unknowns)})
+        extra = r.findings + r.notes
+        if extra:
+            ET.SubElement(case, "system-out").text = "\n".join(extra)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+# ---------------------------------------------------------------- HTML
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: right; border-bottom: 1px solid #ddd; }
+td:first-child, th:first-child { text-align: left; }
+.puzzle { margin: 1.5em 0; padding-top: 0.5em; border-top: 1px solid #ccc; }
+.failed h3 { color: #b00020; } .unknown h3 { color: #8a6d00; } .finding h3 { color: #0046b0; }
+img { margin: 4px 12px 4px 0; vertical-align: top; }
+code { font-size: 90%; }
+"""
+
+
+def html_report(records: Sequence, options) -> str:
+    """One self-contained page: the summary table, then every puzzle that did not pass with a thumbnail."""
+    from ..certify import PASSED, summarize
+
+    esc = html.escape
+    rows = summarize(records)
+    head = ["size", "puzzles", "passed", "failed", "unknown", "findings", "median s", "max s"]
+    table = ["<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        cells = [row.size, row.count, row.passed, row.failed, row.unknown, row.findings,
+                 f"{row.median_seconds:.2f}", f"{row.max_seconds:.2f}"]
+        table.append("<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in cells) + "</tr>")
+    table.append("</table>")
+    shown = [r for r in records if r.outcome != PASSED]
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<title>fillomino certify report</title>", f"<style>{_STYLE}</style></head><body>",
+        "<h1>fillomino certify</h1>",
+        f"<p>Engines: {esc(', '.join(options.backends))}; minimal: {'yes' if options.minimal else 'no'}; "
+        f"expect status: {'yes' if options.expect_status else 'no'}; "
+        f"budget: {esc(_options_json(options)['budget'])}.</p>",
+        "\n".join(table),
+        f"<h2>Puzzles that did not pass ({len(shown)})</h2>" if shown else "<p>Every puzzle passed.</p>",
+    ]
+    parts += [_html_puzzle(r) for r in shown]
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _html_puzzle(record) -> str:
+    from ..render import render_diff_svg, render_svg, svg_data_uri
+
+    esc = html.escape
+    items = record.problems + [f"unknown: {u}" for u in record.unknowns] + [f"finding: {f}" for f in record.findings]
+    items += [f"note: {n}" for n in record.notes]
+    engines = ", ".join(f"{e.backend} {e.status} {e.seconds:.2f} s" for e in record.engines)
+    out = [f'<div class="puzzle {esc(record.outcome)}">',
+           f"<h3>{esc(record.outcome)}: <code>{esc(record.file)}</code></h3>",
+           f"<p>{esc(record.size)}, {record.clues if record.clues is not None else '?'} clues; {esc(engines)}</p>",
+           "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"]
+    puzzle = record.puzzle
+    if puzzle is not None:
+        if len(record.solutions) == 2:
+            svg, alt = render_diff_svg(puzzle, *record.solutions, cell_size=12), "two solutions, differences tinted"
+        else:
+            svg, alt = render_svg(puzzle, puzzle.solution, cell_size=12), "the puzzle with its stored solution"
+        out.append(f'<img src="{svg_data_uri(svg)}" alt="{esc(alt)}" title="{esc(alt)}">')
+    out.append("</div>")
+    return "\n".join(out)
