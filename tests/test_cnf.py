@@ -6,12 +6,15 @@ small as 1 so that the abstraction and its refinement are exercised on tiny boar
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fillomino.encode import anchors
+from fillomino.encode import cnf as encode
 from fillomino.puzzle import Puzzle, is_solution
 from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, solve, uniqueness
 from tests import bruteforce
@@ -23,11 +26,32 @@ def flat(grid) -> tuple[int, ...]:
     return tuple(v for row in grid for v in row)
 
 
-@pytest.fixture(params=[1, 2, 3, 9])
+CONFIGS = {
+    # the shipped settings
+    "default": {},
+    # every exact clause up front: rooted regions for clued sizes from 2, the area sum
+    "strong": {"ESCALATE_AFTER": None, "ANCHOR_FROM": 2},
+    # the same added at the first solve, region counts only when a region shows up wrong, a coarse area sum
+    "lazy": {"ESCALATE_AFTER": 0, "ANCHOR_FROM": 2, "EAGER_COST": 0, "AREA_LIMIT": 16},
+    # no root variables at all: clued sizes above K get the loose reachability clauses
+    "loose": {"ROOT_LIMIT": 0},
+}
+
+
+def configure(monkeypatch, name: str) -> None:
+    for key, value in CONFIGS[name].items():
+        module = anchors if hasattr(anchors, key) else encode
+        monkeypatch.setattr(module, key, value)
+
+
+@pytest.fixture(params=[(1, "default"), (2, "strong"), (3, "lazy"), (9, "default"), (1, "loose"), (2, "lazy"),
+                        (9, "strong")], ids=lambda p: f"K{p[0]}-{p[1]}")
 def small_k(request, monkeypatch):
-    """Run the test with this many explicit sizes (the rest is BIG, refined on demand)."""
-    monkeypatch.setattr(cnf, "DEFAULT_K", request.param)
-    return request.param
+    """Run the test with this many explicit sizes (the rest is BIG, refined on demand) and these settings."""
+    k, name = request.param
+    monkeypatch.setattr(cnf, "DEFAULT_K", k)
+    configure(monkeypatch, name)
+    return k
 
 
 @st.composite
@@ -96,7 +120,7 @@ def test_budget_of_one_conflict_gives_unknown_not_a_guess():
     assert v.status is Status.UNKNOWN
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(p=boards())
 def test_verdict_and_enumeration_match_brute_force(small_k, p):
     expected = sorted(bruteforce.pictures(p.rows, p.cols, list(p.clues)))
@@ -128,19 +152,26 @@ def test_every_empty_board_up_to_3x4_enumerates_like_brute_force(small_k):
         assert got == expected, (rows, cols)
 
 
-@settings(max_examples=120, deadline=None)
+@functools.cache
+def every_answer(rows: int, cols: int) -> list[tuple[int, ...]]:
+    """All answers of the empty board (the answers with clues are those that agree with them)."""
+    return bruteforce.pictures(rows, cols, [0] * (rows * cols))
+
+
+@pytest.mark.parametrize("setting", ["default", "lazy"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(data):
+def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, monkeypatch, data):
+    configure(monkeypatch, setting)
     rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
-    answers = bruteforce.pictures(rows, cols, [0] * (rows * cols))
+    answers = every_answer(rows, cols)
     answer = data.draw(st.sampled_from(answers))
     grid = tuple(tuple(answer[r * cols : (r + 1) * cols]) for r in range(rows))
     oracle = cnf.UniquenessOracle(grid)
     try:
         for _ in range(4):
             cells = data.draw(st.sets(st.integers(0, rows * cols - 1)))
-            clues = [answer[i] if i in cells else 0 for i in range(rows * cols)]
-            truth = bruteforce.pictures(rows, cols, clues)
+            truth = [t for t in answers if all(t[i] == answer[i] for i in cells)]
             status, other = oracle.check(sorted(cells))
             if len(truth) == 1:
                 assert status is Status.UNIQUE and other is None

@@ -26,11 +26,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from ..puzzle import groups, neighbours
+from . import anchors as anchors_mod
+from .anchors import RootedSize, area_clauses, at_most_one, distances, loose_size
 
 BIG = 0
 """The abstract label of a cell whose region is larger than K (see module docstring)."""
@@ -41,11 +42,12 @@ DEFAULT_SOLVER = "g4"
 
 SMALL_SET = 3
 """Connected sets up to this many cells get their group rules as static clauses."""
-LAYER_LIMIT = 150_000
-COUNT_LIMIT = 400_000
-MODULAR_COUNT = False
-"""Whether to forbid counts between multiples of v (valid, but measured to slow solving a lot)."""
-"""Size limits (cells x layers, cells x count) for the redundant clued-size clauses."""
+ANCHOR_FROM = 4
+"""Clued sizes from this one up to K get rooted regions too once a search gets long."""
+AREA_LIMIT = 40_000
+"""Clause budget of the area sum over all roots (0: none)."""
+ESCALATE_AFTER: int | None = 2000
+"""Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
 
 
 class Interrupted(Exception):
@@ -60,6 +62,9 @@ class Answer:
     concrete: list[int]
     big_groups: list[list[int]]
     exact: bool
+    single: bool = True
+    """Whether the labelling stands for this one solution only: a BIG group smaller than 2(K+1)
+    cannot split into several regions larger than K, so it is one region of its own size."""
 
     @property
     def largest_big(self) -> int:
@@ -107,6 +112,9 @@ class CnfModel:
         self.pool = IDPool()
         self.solver = Solver(name=solver)
         self.lits: list[dict[int, int]] = []
+        self.rooted: dict[int, RootedSize] = {}
+        self._model: list[int] = []
+        self.strong = False
         self.calls = 0
         self.lazy_clauses = 0
         self._build()
@@ -133,14 +141,7 @@ class CnfModel:
         for c in range(self.n):
             lits = list(self.lits[c].values())
             add(lits)
-            if len(lits) <= 6:
-                for i in range(len(lits)):
-                    for j in range(i + 1, len(lits)):
-                        add([-lits[i], -lits[j]])
-            else:
-                amo = CardEnc.atmost(lits, 1, vpool=self.pool, encoding=EncType.seqcounter)
-                for cl in amo.clauses:
-                    add(cl)
+            at_most_one(lits, self.pool, add)
         for c in range(self.n):
             for v, x in self.lits[c].items():
                 same = [self.lits[m][v] for m in self.nbrs[c] if v in self.lits[m]]
@@ -151,8 +152,37 @@ class CnfModel:
                 else:
                     add([-x, *same])
         self._small_shapes()
-        for v in sorted(self.extra):
-            self._clued_size(v)
+        self._rooted_sizes(explicit=False)
+        if ESCALATE_AFTER is None:
+            self.strengthen()
+
+    def strengthen(self) -> None:
+        """Add the costlier exact clauses: rooted regions for clued sizes <= K and the area sum.
+
+        They pay off on hard puzzles only, so a solve adds them once its search gets long (see
+        ESCALATE_AFTER). They hold in every solution, so adding them at any moment is sound.
+        """
+        if self.strong:
+            return
+        self.strong = True
+        self._rooted_sizes(explicit=True)
+        roots = [r for rooted in self.rooted.values() for r in rooted.roots()]
+        if AREA_LIMIT and len(roots) > 1:
+            area_clauses(roots, self.n, AREA_LIMIT, self.pool, self.solver.add_clause)
+
+    def _rooted_sizes(self, explicit: bool) -> None:
+        """Root variables for the clued sizes above K, or (explicit) from ANCHOR_FROM up to K."""
+        add = self.solver.add_clause
+        for v in sorted(self.extra_clues):
+            wanted = ANCHOR_FROM <= v <= self.k if explicit else v in self.extra
+            if not wanted or v in self.rooted:
+                continue
+            anchors = sorted(self.extra_clues[v])
+            near = {a: distances(a, v - 1, self.nbrs) for a in anchors}
+            if sum(len(d) for d in near.values()) <= anchors_mod.ROOT_LIMIT:
+                self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add, every=not explicit)
+            elif not explicit:
+                loose_size(v, self.extra[v], self.extra_clues[v], self.lits, self.nbrs, self.pool, add)
 
     def _small_shapes(self) -> None:
         """Group rules for small connected sets, stated up front instead of learnt lazily.
@@ -175,39 +205,6 @@ class CnfModel:
                         add([-self.lits[c][v] for c in shape])
                 if too_small:
                     add([-self.lits[c][v] for c in shape] + [self.lits[m][v] for m in border if v in self.lits[m]])
-
-    def _clued_size(self, v: int) -> None:
-        """A size v > K is only used by regions holding a v clue: every v cell reaches such a clue
-        within v-1 steps through v cells, and the number of v cells is a multiple of v."""
-        add = self.solver.add_clause
-        cells = sorted(self.extra[v])
-        clues = self.extra_clues.get(v, set())
-        if len(cells) * v <= LAYER_LIMIT:
-            # layered reachability: layer k holds "c is v and within k steps of a v clue"
-            prev = {c: self.lits[c][v] for c in cells if c in clues}
-            for k in range(1, v):
-                cur = {}
-                for c in cells:
-                    src = [prev[m] for m in self.nbrs[c] if m in prev]
-                    if c in prev:
-                        src.append(prev[c])
-                    if src:
-                        r = self.pool.id(("r", v, k, c))
-                        add([-r, self.lits[c][v]])
-                        add([-r, *src])
-                        cur[c] = r
-                prev = cur
-            for c in cells:
-                add([-self.lits[c][v], prev[c]] if c in prev else [-self.lits[c][v]])
-        cap = min(len(clues), len(cells) // v) * v
-        if len(cells) * (cap + 1) <= COUNT_LIMIT:
-            at_least = unary_count([self.lits[c][v] for c in cells], cap + 1, self.pool, add)
-            if MODULAR_COUNT:
-                for count in range(v + 1, cap):
-                    if count % v:
-                        add([-at_least[count - 1], at_least[count]])  # the count is not this number
-            if cap < len(at_least):
-                add([-at_least[cap]])
 
     def _cell_of(self, lit: int) -> int:
         return self.pool.obj(abs(lit))[1]
@@ -244,35 +241,57 @@ class CnfModel:
 
     def _sat(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         self.calls += 1
-        if deadline is None or (deadline.end is None and deadline.conflicts is None):
+        while True:
+            limit = None
+            if not self.strong and ESCALATE_AFTER is not None:
+                limit = ESCALATE_AFTER - self.solver.accum_stats().get("conflicts", 0)
+                if limit <= 0:
+                    self.strengthen()
+                    limit = None
+            result = self._sat_limited(assumptions, deadline, limit)
+            if result is not None:
+                return result
+            self.strengthen()  # the search got long: add the exact clauses and go on
+
+    def _sat_limited(self, assumptions: list[int], deadline: Deadline | None, limit: int | None) -> bool | None:
+        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the deadline passes."""
+        if limit is None and (deadline is None or (deadline.end is None and deadline.conflicts is None)):
             return bool(self.solver.solve(assumptions=assumptions))
         timer = None
-        if deadline.end is not None:
+        if deadline is not None and deadline.end is not None:
             left = deadline.end - time.monotonic()
             if left <= 0:
                 raise Interrupted
             timer = threading.Timer(left, self.solver.interrupt)
             timer.daemon = True
             timer.start()
-        if deadline.conflicts is not None:
+        allowance = limit
+        if deadline is not None and deadline.conflicts is not None:
             if deadline.conflicts <= 0:
                 raise Interrupted
-            before = self.solver.accum_stats().get("conflicts", 0)
-            self.solver.conf_budget(deadline.conflicts)
+            allowance = deadline.conflicts if limit is None else min(limit, deadline.conflicts)
+        before = self.solver.accum_stats().get("conflicts", 0)
+        self.solver.conf_budget(allowance if allowance is not None else -1)
         try:
             result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
         finally:
             if timer is not None:
                 timer.cancel()
                 self.solver.clear_interrupt()
-        if deadline.conflicts is not None:
+        if deadline is not None and deadline.conflicts is not None:
             deadline.conflicts -= self.solver.accum_stats().get("conflicts", 0) - before
         if result is None:
-            raise Interrupted
+            if deadline is not None and deadline.end is not None and time.monotonic() >= deadline.end:
+                raise Interrupted
+            if deadline is not None and deadline.conflicts is not None and deadline.conflicts <= 0:
+                raise Interrupted
+            if limit is None:
+                raise Interrupted
         return result
 
     def _labels(self) -> list[int]:
         model = self.solver.get_model()
+        self._model = model
         labels = []
         for c in range(self.n):
             for v, x in self.lits[c].items():
@@ -285,20 +304,67 @@ class CnfModel:
         """Clauses refuting each wrong group of this labelling, and the (valid) BIG groups."""
         clauses: list[list[int]] = []
         big_groups: list[list[int]] = []
-        for g in groups(labels, self.rows, self.cols):
+        for g in self._groups(labels):
             v = labels[g[0]]
             if v == BIG:
                 if len(g) <= self.k:
                     clauses.append(self._too_small(g, BIG))
+                elif clash := self._big_clash(g, labels):
+                    clauses.append(clash)
                 else:
                     big_groups.append(g)
-            elif len(g) > v:
+                continue
+            if len(g) > v:
                 clauses.extend(self._too_big(g, v))
-            elif len(g) < v:
-                clauses.append(self._too_small(g, v))
-            elif v > self.k and not any(c in self.extra_clues.get(v, ()) for c in g):
-                clauses.append(self._too_small(g, v))  # a named extra-size region must hold its clue
+            elif len(g) < v or (v > self.k and not any(c in self.extra_clues.get(v, ()) for c in g)):
+                clauses.append(self._too_small(g, v))  # too small, or an extra size without its clue
+            else:
+                continue
+            if v in self.rooted:  # a rooted region gone wrong: state its exact size and connection now
+                root = self.rooted[v].root_of(g[0], self._true)
+                if root is not None:
+                    self.rooted[v].settle(root)
         return clauses, big_groups
+
+    def _groups(self, labels: list[int]) -> list[list[int]]:
+        """Maximal connected groups of equal labels, each in BFS order (so every prefix is connected)."""
+        nbrs = self.nbrs
+        seen = [False] * self.n
+        out = []
+        for start in range(self.n):
+            if seen[start]:
+                continue
+            seen[start] = True
+            v = labels[start]
+            group = [start]
+            for c in group:
+                for m in nbrs[c]:
+                    if not seen[m] and labels[m] == v:
+                        seen[m] = True
+                        group.append(m)
+            out.append(group)
+        return out
+
+    def _big_clash(self, g: list[int], labels: list[int]) -> list[int] | None:
+        """A BIG group of s < 2(K+1) cells is one region of size s; if s is an extra size and an s
+        cell touches it, that cannot be: not all of it is BIG, or a neighbour is BIG, or that cell is not s."""
+        s = len(g)
+        if s not in self.extra or s >= 2 * (self.k + 1):
+            return None
+        inside = set(g)
+        border = {m for c in g for m in self.nbrs[c] if m not in inside}
+        touching = [m for m in sorted(border) if labels[m] == s]
+        if not touching:
+            return None
+        return (
+            [-self.lits[c][BIG] for c in g]
+            + [self.lits[m][BIG] for m in sorted(border) if BIG in self.lits[m]]
+            + [-self.lits[touching[0]][s]]
+        )
+
+    def _true(self, lit: int) -> bool:
+        """The literal's value in the last model."""
+        return self._model[lit - 1] > 0
 
     def _too_big(self, g: list[int], v: int) -> list[list[int]]:
         """Not all of v+1 connected cells of the group can be v (from the group's first cell and last)."""
@@ -325,7 +391,19 @@ class CnfModel:
                 for c in g:
                     if any(labels[m] == s for m in self.nbrs[c]):
                         exact = False
-        return Answer(labels, concrete, big_groups, exact)
+        single = all(len(g) < 2 * (self.k + 1) for g in big_groups)
+        return Answer(labels, concrete, big_groups, exact, single)
+
+    def abstract(self, values: Sequence[int]) -> list[int]:
+        """The labelling of a true solution: BIG on each region larger than K that is not a clued
+        extra-size region (the map of the module docstring)."""
+        labels = list(values)
+        for g in groups(values, self.rows, self.cols):
+            v = values[g[0]]
+            if v > self.k and not (v in self.extra and any(c in self.extra_clues.get(v, ()) for c in g)):
+                for c in g:
+                    labels[c] = BIG
+        return labels
 
     def close(self) -> None:
         self.solver.delete()
@@ -382,23 +460,3 @@ def polyominoes(rows: int, cols: int, most: int, nbrs: list[list[int]]) -> list[
         found |= nxt
         level = nxt
     return sorted(found, key=lambda s: (len(s), s))
-
-
-def unary_count(lits: list[int], cap: int, pool: IDPool, add) -> list[int]:
-    """A totalizer in both directions: out[i] <=> at least i+1 of lits are true (counts above cap saturate)."""
-    if len(lits) == 1:
-        return list(lits)
-    half = len(lits) // 2
-    a = unary_count(lits[:half], cap, pool, add)
-    b = unary_count(lits[half:], cap, pool, add)
-    out = [pool.id() for _ in range(min(len(a) + len(b), cap))]
-    for i in range(len(a) + 1):
-        for j in range(len(b) + 1):
-            # up: a >= i and b >= j  ->  out >= i + j
-            if 0 < i + j:
-                k = min(i + j, len(out))
-                add([*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else []), out[k - 1]])
-            # down: a <= i and b <= j  ->  out <= i + j
-            if i + j < len(out):
-                add([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
-    return out

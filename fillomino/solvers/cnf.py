@@ -27,11 +27,13 @@ def _budget_error():
 
 def build_model(puzzle: Puzzle, k: int, max_size: int | None) -> CnfModel:
     """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues."""
+    clue_cells: dict[int, set[int]] = {}
+    for c, v in enumerate(puzzle.clues):
+        if v:
+            clue_cells.setdefault(v, set()).add(c)
     if max_size is not None:
-        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, big=False)
-    values = {v for v in puzzle.clues if v > k}
-    extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in values}
-    clue_cells = {v: {c for c, w in enumerate(puzzle.clues) if w == v} for v in values}
+        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False)
+    extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in clue_cells if v > k}
     return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells)
 
 
@@ -127,7 +129,7 @@ def _uniqueness(puzzle: Puzzle, max_size: int | None, budget: Budget) -> Verdict
             if second is not None and second.exact:
                 a, b = to_grid(first.concrete, puzzle.cols), to_grid(second.concrete, puzzle.cols)
                 return Verdict(Status.MULTIPLE, solutions=[a, b], differ=differing_cells(a, b))
-            if second is None and not first.big_groups:
+            if second is None and first.single:
                 return Verdict(Status.UNIQUE, solutions=[to_grid(first.concrete, puzzle.cols)])
             # a BIG region is left to settle (it might split in several ways): name its size and retry
             q.refine(max(first.largest_big, second.largest_big if second else 0))
@@ -162,8 +164,9 @@ def _minimal_conflict(q: _Question) -> list[tuple[int, int]]:
 def enumerate_solutions(
     puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None
 ) -> Iterator[Grid]:
-    """Every solution exactly once. An answer with a BIG region raises K and restarts, with the
-    solutions already given blocked, so nothing is given twice and nothing is missed."""
+    """Every solution exactly once. An answer whose labelling may stand for several solutions (a
+    BIG group of at least 2(K+1) cells) raises K and restarts, with the solutions already given
+    blocked, so nothing is given twice and nothing is missed."""
     q = _Question(puzzle, max_size, budget or Budget())
     seen: list[list[int]] = []
     try:
@@ -171,13 +174,13 @@ def enumerate_solutions(
             ans = q.solve()
             if ans is None:
                 return
-            if ans.big_groups:
+            if not (ans.exact and ans.single):
                 q.refine(ans.largest_big)
-                for labels in seen:
-                    q.model.block(labels)
+                for values in seen:
+                    q.model.block(q.model.abstract(values))
                 continue
             q.model.block(ans.labels)
-            seen.append(ans.labels)
+            seen.append(ans.concrete)
             yield to_grid(ans.concrete, puzzle.cols)
     finally:
         q.close()

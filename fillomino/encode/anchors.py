@@ -1,0 +1,242 @@
+"""Exact sizes for clued regions, named by their roots, and the area they need together.
+
+A region of size v that holds v clue positions is named by its root, its first v clue position
+(row-major). ``m(c, a)`` says "c is v and the root of its region is a". The clauses: v neighbours
+share their root; a position is a root only if no earlier v clue position is in its region; and,
+per root, the region has exactly v cells (a count over the cells within v-1 of the root) with each
+cell within v-1 steps of the root through the region (distance layers). The count and layers cost
+cells x v each, so roots whose cost is high get them only when an answer shows the root's region
+with a wrong size (``RootedSize.settle``).
+
+Clue positions, not the clues assumed in one question, define the roots, so every clause holds in
+every solution of every clue subset (the model serves many clue sets incrementally).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+EAGER_COST = 60_000
+"""Counts and layers (cells x size, summed over a size's roots) up to this cost are stated up front."""
+ROOT_LIMIT = 5_000
+"""Root variables (cells within reach, summed over a size's clue positions) allowed per size;
+a size needing more gets the loose clauses instead (``loose_size``)."""
+LAYER_LIMIT = 150_000
+"""Size limit (cells x layers) of the loose clauses."""
+
+
+class RootedSize:
+    """The root variables and clauses of one clued size v.
+
+    ``lits[c][v]`` is "cell c is v" (present for the cells allowed v). With ``every`` (a size above
+    K, which only clued regions may have) every v cell has a root.
+    """
+
+    def __init__(
+        self,
+        v: int,
+        anchors: Sequence[int],
+        near: dict[int, dict[int, int]],
+        lits: list[dict[int, int]],
+        nbrs: list[list[int]],
+        pool: IDPool,
+        add: Callable[[list[int]], object],
+        every: bool,
+    ) -> None:
+        self.v = v
+        self.anchors = sorted(anchors)
+        self.near = near
+        self.nbrs = nbrs
+        self.pool = pool
+        self.add = add
+        self.x = {c: lits[c][v] for a in self.anchors for c in near[a] if v in lits[c]}
+        self.m = {(c, a): pool.id(("m", v, a, c)) for a in self.anchors for c in near[a] if c in self.x}
+        self.settled: set[int] = set()
+        self._core(every)
+        if sum(len(near[a]) for a in self.anchors) * (v + 1) <= EAGER_COST:
+            for a in self.anchors:
+                self.settle(a)
+
+    def roots(self) -> list[tuple[int, int]]:
+        """(size, literal "a is an active root") for each clue position a."""
+        return [(self.v, self.m[a, a]) for a in self.anchors]
+
+    def _core(self, every: bool) -> None:
+        add, x, m = self.add, self.x, self.m
+        owners: dict[int, list[int]] = {c: [] for c in x}
+        for c, a in m:
+            owners[c].append(a)
+        positions = set(self.anchors)
+        for c, own in owners.items():
+            if every:
+                add([-x[c]] + [m[c, a] for a in own])
+            elif c in positions:
+                add([-x[c]] + [m[c, a] for a in own if a <= c])
+            at_most_one([m[c, a] for a in own], self.pool, add)
+            for a in own:
+                mc = m[c, a]
+                add([-mc, x[c]])
+                if c != a:
+                    add([-mc, m[a, a]])
+                for d in self.nbrs[c]:
+                    if d in x:
+                        add([-mc, -x[d], m[d, a]] if (d, a) in m else [-mc, -x[d]])
+        for a in self.anchors:
+            for b in self.anchors:
+                if b < a and (b, a) in m:
+                    add([-m[b, a]])
+
+    def root_of(self, cell: int, value: Callable[[int], bool]) -> int | None:
+        """The root of ``cell`` in a model (``value(lit)`` tells a literal's truth), if any."""
+        for a in self.anchors:
+            lit = self.m.get((cell, a))
+            if lit is not None and value(lit):
+                return a
+        return None
+
+    def settle(self, a: int) -> bool:
+        """State the exact size and the connection of root a's region; False when already stated."""
+        if a in self.settled:
+            return False
+        self.settled.add(a)
+        add, m, v = self.add, self.m, self.v
+        dist = self.near[a]
+        inside = [m[c, a] for c in dist if (c, a) in m]
+        if len(inside) < v:
+            add([-m[a, a]])
+            return True
+        at_least = unary_count(inside, v + 1, self.pool, add)
+        add([-m[a, a], at_least[v - 1]])
+        if len(at_least) > v:
+            add([-at_least[v]])
+        # layer k holds "c is in a's region within k steps of a through the region"
+        prev = {a: m[a, a]}
+        for k in range(1, v):
+            cur = {}
+            for c, dc in dist.items():
+                if dc > k or (c, a) not in m:
+                    continue
+                src = [prev[d] for d in self.nbrs[c] if d in prev]
+                if c in prev:
+                    src.append(prev[c])
+                r = self.pool.id(("layer", v, a, k, c))
+                add([-r, m[c, a]])
+                add([-r, *src])
+                cur[c] = r
+            prev = cur
+        for c in dist:
+            if (c, a) in m:
+                add([-m[c, a], prev[c]] if c in prev else [-m[c, a]])
+        return True
+
+
+def loose_size(v: int, cells: set[int], clues: set[int], lits: list[dict[int, int]], nbrs: list[list[int]],
+               pool: IDPool, add: Callable[[list[int]], object]) -> None:
+    """Cheaper clauses for a size v > K used only by clued regions: every v cell reaches a v clue
+    position within v-1 steps through v cells. (A cap on the number of v cells was measured to
+    cost far more clauses than it saves.)"""
+    ordered = sorted(cells)
+    if len(ordered) * v <= LAYER_LIMIT:
+        # layer k holds "c is v and within k steps of a v clue position"
+        prev = {c: lits[c][v] for c in ordered if c in clues}
+        for k in range(1, v):
+            cur = {}
+            for c in ordered:
+                src = [prev[m] for m in nbrs[c] if m in prev]
+                if c in prev:
+                    src.append(prev[c])
+                if src:
+                    r = pool.id(("reach", v, k, c))
+                    add([-r, lits[c][v]])
+                    add([-r, *src])
+                    cur[c] = r
+            prev = cur
+        for c in ordered:
+            add([-lits[c][v], prev[c]] if c in prev else [-lits[c][v]])
+
+
+def at_most_one(lits: list[int], pool: IDPool, add: Callable[[list[int]], object]) -> None:
+    if len(lits) <= 6:
+        for i in range(len(lits)):
+            for j in range(i + 1, len(lits)):
+                add([-lits[i], -lits[j]])
+    else:
+        for cl in CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses:
+            add(cl)
+
+
+def area_clauses(roots: list[tuple[int, int]], cells: int, limit: int, pool: IDPool, add) -> bool:
+    """Regions are disjoint, so the sizes of the active roots add up to at most ``cells``.
+
+    Sizes are divided by the smallest g that keeps the sum encoding within ``limit`` clauses:
+    sum(floor(v/g)) <= floor(cells/g) still holds. False when that bound cannot bite or no g fits.
+    """
+    for g in range(1, cells + 1):
+        bound = cells // g
+        items = [(v // g, lit) for v, lit in roots if v // g]
+        if sum(w for w, _ in items) <= bound:
+            return False
+        if (bound + 2) ** 2 <= limit:
+            sums = weighted_sums(sorted(items), bound, pool, add)
+            add([-sums[bound + 1]])
+            return True
+    return False
+
+
+def weighted_sums(items: list[tuple[int, int]], bound: int, pool: IDPool, add) -> dict[int, int]:
+    """A generalised totalizer: out[s] is implied when the true literals' weights add up to at least s
+    (one output per reachable sum, sums above bound kept as bound + 1). Items are (weight, literal)."""
+    if len(items) == 1:
+        w, lit = items[0]
+        return {min(w, bound + 1): lit}
+    half = len(items) // 2
+    a = weighted_sums(items[:half], bound, pool, add)
+    b = weighted_sums(items[half:], bound, pool, add)
+    out: dict[int, int] = {}
+    for i, la in [(0, 0), *a.items()]:
+        for j, lb in [(0, 0), *b.items()]:
+            if i + j == 0:
+                continue
+            s = min(i + j, bound + 1)
+            if s not in out:
+                out[s] = pool.id()
+            add([*([-la] if la else []), *([-lb] if lb else []), out[s]])
+    return out
+
+
+def unary_count(lits: list[int], cap: int, pool: IDPool, add) -> list[int]:
+    """A totalizer in both directions: out[i] <=> at least i+1 of lits are true (counts above cap saturate)."""
+    if len(lits) == 1:
+        return list(lits)
+    half = len(lits) // 2
+    a = unary_count(lits[:half], cap, pool, add)
+    b = unary_count(lits[half:], cap, pool, add)
+    out = [pool.id() for _ in range(min(len(a) + len(b), cap))]
+    for i in range(len(a) + 1):
+        for j in range(len(b) + 1):
+            # up: a >= i and b >= j  ->  out >= i + j
+            if 0 < i + j:
+                k = min(i + j, len(out))
+                add([*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else []), out[k - 1]])
+            # down: a <= i and b <= j  ->  out <= i + j
+            if i + j < len(out):
+                add([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
+    return out
+
+
+def distances(start: int, most: int, nbrs: list[list[int]]) -> dict[int, int]:
+    """Grid distance from start to every cell at most ``most`` steps away."""
+    dist = {start: 0}
+    frontier = [start]
+    for k in range(1, most + 1):
+        nxt = []
+        for c in frontier:
+            for m in nbrs[c]:
+                if m not in dist:
+                    dist[m] = k
+                    nxt.append(m)
+        frontier = nxt
+    return dist
