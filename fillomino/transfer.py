@@ -10,8 +10,10 @@ is now known and must fit its clue.
 Pictures are the cuts whose touching regions differ in size, so a piece also remembers the
 final sizes it may not take (those of finished regions it touched); when a piece finishes, its
 size is forbidden to every open piece it touches. Sizes are decided when a region closes, not
-guessed when it opens, which keeps the number of states close to the cut count's. The states
-grow with the width, not the length: 2 x n boards go very far, widths up to ~5 stay practical.
+guessed when it opens, which keeps the number of states near the cut count's. After each row a
+state and its mirror image are merged when the rows below are symmetric, and in the last row a
+piece that can no longer grow is closed at once. The states grow with the width, not the length:
+2 x n boards go very far, widths up to ~5 stay practical (docs/benchmarks-count.md).
 """
 
 from __future__ import annotations
@@ -41,18 +43,6 @@ def _oriented(puzzle: Puzzle) -> tuple[int, int, list[int]]:
         return puzzle.rows, puzzle.cols, list(puzzle.clues)
     clues = [puzzle.clues[r * puzzle.cols + c] for c in range(puzzle.cols) for r in range(puzzle.rows)]
     return puzzle.cols, puzzle.rows, clues
-
-
-def _normalise(comps: list[int]) -> tuple[tuple[int, ...], dict[int, int]]:
-    """Renumber piece ids 0.. in order of first appearance (-1 = no cell yet stays -1)."""
-    ids: dict[int, int] = {}
-    out = []
-    for x in comps:
-        if x < 0:
-            out.append(-1)
-        else:
-            out.append(ids.setdefault(x, len(ids)))
-    return tuple(out), ids
 
 
 def _check(states: dict, limits: TransferLimits, start: float) -> None:
