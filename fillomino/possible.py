@@ -1,0 +1,394 @@
+"""Where is a grid ambiguous: every value each cell takes across all solutions, exactly.
+
+One incremental CNF model answers everything. Each solution found ticks off all its (cell, value)
+pairs; the solver is then asked only for a solution showing some pair not seen yet (one clause over
+those literals, switched on by an activation literal). UNSAT proves every unseen pair impossible.
+
+Exactness for any region size: the model names sizes up to K and hides larger ones behind BIG
+(see fillomino.encode.cnf). Before reading values off, K is raised (doubled, or to a proven bound)
+until no solution has a BIG cell; from then on every label is a true size and every answer a true
+solution. Cells that cannot be BIG are bounded by K, so the larger labels stay confined to the
+areas where large regions can form (see ``Search``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .encode.cnf import BIG, Answer, CnfModel, Deadline, Interrupted
+from .puzzle import FillominoError, Puzzle, neighbours
+from .solvers import Budget, BudgetExhausted, _check_cap
+from .solvers import cnf as cnf_backend
+
+STRATEGY = "cell"
+"""How unseen (cell, value) pairs are asked: "cell" one question per cell and new value (measured
+faster), "global" one question over every unseen pair of the grid."""
+
+Allowed = list[set[int] | None]
+"""Per cell (row-major), the values a solution may use there; None = any value."""
+
+
+@dataclass
+class Possible:
+    """Each cell's possible values (rows of sets; all empty when there is no solution).
+
+    ``forced`` counts cells with exactly one possible value (clues included), ``loose`` cells with
+    more. Indexing and iteration go to ``cells``, so it reads as rows of sets like the renderer wants.
+    """
+
+    cells: list[list[set[int]]]
+    forced: int
+    loose: int
+    solutions_seen: int
+    solver_calls: int
+    seconds: float
+    max_size: int | None = None
+    sat_calls: int = 0
+    k: int = 0
+    """The explicit sizes the final model named (every larger size was proved absent)."""
+
+    def __getitem__(self, r: int) -> list[set[int]]:
+        return self.cells[r]
+
+    def __iter__(self) -> Iterator[list[set[int]]]:
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    @property
+    def solvable(self) -> bool:
+        return any(values for row in self.cells for values in row)
+
+    @property
+    def unique(self) -> bool:
+        return self.solvable and self.loose == 0
+
+    def loose_cells(self) -> list[tuple[int, int, list[int]]]:
+        """(row, col, sorted values) of every cell with more than one possible value, row-major."""
+        return [(r, c, sorted(v)) for r, row in enumerate(self.cells) for c, v in enumerate(row) if len(v) > 1]
+
+    def to_json(self) -> dict:
+        return {
+            "cells": [[sorted(v) for v in row] for row in self.cells],
+            "forced": self.forced,
+            "loose": self.loose,
+            "solutions_seen": self.solutions_seen,
+            "max_size": self.max_size,
+        }
+
+
+def possible(
+    puzzle: Puzzle,
+    *,
+    max_size: int | None = None,
+    budget: Budget | None = None,
+    candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
+) -> Possible:
+    """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
+    when given). Raises BudgetExhausted when the budget runs out: never a partial answer."""
+    start = time.perf_counter()
+    allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
+    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed)
+    try:
+        values = search.possible()
+        result = search.result(values, time.perf_counter() - start)
+    finally:
+        search.close()
+    return result
+
+
+def parse_candidates(puzzle: Puzzle, grid: Sequence[Sequence[Iterable[int] | int | None]]) -> Allowed:
+    """A rater's candidate grid (rows of value lists; a bare number is one value, None any value) as
+    row-major sets. Values above the cell count can never occur and are dropped."""
+    if not isinstance(grid, Sequence) or isinstance(grid, str) or len(grid) != puzzle.rows:
+        raise FillominoError(f"candidates must be {puzzle.rows} rows of {puzzle.cols} cells like the puzzle")
+    out: Allowed = []
+    for r, row in enumerate(grid):
+        if not isinstance(row, Sequence) or isinstance(row, str) or len(row) != puzzle.cols:
+            raise FillominoError(f"candidates row {r + 1} must have {puzzle.cols} cells like the puzzle")
+        for c, cell in enumerate(row):
+            if cell is None:
+                out.append(None)
+                continue
+            values = [cell] if isinstance(cell, int) else cell
+            try:
+                items = list(values)  # type: ignore[arg-type]
+            except TypeError:
+                items = [values]
+            if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in items):
+                raise FillominoError(
+                    f"candidates at row {r + 1}, column {c + 1} must be positive whole numbers, got {cell!r}"
+                )
+            out.append({v for v in items if v <= puzzle.size})
+    return out
+
+
+def _allows(allowed: Allowed | None, cell: int, value: int) -> bool:
+    return allowed is None or allowed[cell] is None or value in allowed[cell]  # type: ignore[operator]
+
+
+def _fits(allowed: Allowed | None, values: Sequence[int]) -> bool:
+    return allowed is None or all(_allows(allowed, c, v) for c, v in enumerate(values))
+
+
+def _allows_big(allowed: Allowed | None, cell: int, k: int) -> bool:
+    return allowed is None or allowed[cell] is None or any(v > k for v in allowed[cell])  # type: ignore[union-attr]
+
+
+def component_sizes(member: Sequence[bool], nbrs: list[list[int]]) -> list[int]:
+    """For each member cell, the size of its connected set of members (0 for non-members)."""
+    size = [0] * len(member)
+    seen = [False] * len(member)
+    for start, inside in enumerate(member):
+        if not inside or seen[start]:
+            continue
+        seen[start] = True
+        comp = [start]
+        for c in comp:
+            for m in nbrs[c]:
+                if member[m] and not seen[m]:
+                    seen[m] = True
+                    comp.append(m)
+        for c in comp:
+            size[c] = len(comp)
+    return size
+
+
+def intersect(a: Allowed | None, b: Allowed | None) -> Allowed | None:
+    """Cell by cell, the values both restrictions allow."""
+    if a is None or b is None:
+        return b if a is None else a
+    return [y if x is None else (x if y is None else x & y) for x, y in zip(a, b)]
+
+
+@dataclass
+class Search:
+    """One incremental model for one puzzle, K settled once, reused for narrower questions.
+
+    ``allowed`` is the base restriction (a candidate grid); later questions may narrow it further
+    (clues added by ``suggest``, a rater's candidates in ``audit``), never widen it: K was settled
+    for the base, and narrowing keeps every size above K impossible.
+
+    ``upper[c]`` is a proven bound on the size of c's region. Settling K tightens it: a cell that no
+    answer shows BIG is bounded by K, and a region above K lies inside the cells that can still be
+    BIG, so a connected set of them bounds it too. A size v is then stated impossible wherever the
+    cells that can be v leave less than v connected cells, which keeps large labels to small areas.
+    """
+
+    puzzle: Puzzle
+    max_size: int | None = None
+    budget: Budget | None = None
+    allowed: Allowed | None = None
+    solutions: dict[tuple[int, ...], None] = field(default_factory=dict)
+    """Every true solution met so far (insertion-ordered, each once)."""
+    questions: int = 0
+    sat_calls: int = 0
+
+    def __post_init__(self) -> None:
+        _check_cap(self.puzzle, self.max_size)
+        budget = self.budget or Budget()
+        self.deadline = Deadline.after(budget.seconds, budget.conflicts)
+        self.k = self.max_size if self.max_size is not None else cnf_backend.DEFAULT_K
+        n = self.puzzle.size
+        self.upper = [clue or n for clue in self.puzzle.clues]
+        self.nbrs = neighbours(self.puzzle.rows, self.puzzle.cols)
+        self.model: CnfModel | None = None
+        self._build()
+        self.solvable = self._settle()
+
+    # ---- model -----------------------------------------------------------------------------
+    def _build(self) -> None:
+        if self.model is not None:
+            self.sat_calls += self.model.calls
+            self.model.close()
+        self.model = cnf_backend.build_model(self.puzzle, self.k, self.max_size)
+        # The clues, the base restriction and the bounds hold in every question this model answers, so
+        # they go in as unit clauses: measured several times faster per SAT call than as assumptions.
+        model = self.model
+        facts = cnf_backend.clue_assumptions(model, self.puzzle) + self._restrict(self.allowed) + self._bounds()
+        for lit in facts:
+            model.add_clause([lit])
+        self.ruled_out = {-lit for lit in facts}
+        """Literals false in every solution: stated for good, never asked about."""
+        for c, clue in enumerate(self.puzzle.clues):
+            if clue:
+                self.ruled_out.update(model.lit(c, v) for v in model.domain(c) if v != clue)
+
+    def _restrict(self, allowed: Allowed | None) -> list[int]:
+        """Negated labels outside each cell's allowed values; BIG stays only where a size above K is allowed."""
+        model = self.model
+        assert model is not None
+        lits: list[int] = []
+        if allowed is None:
+            return lits
+        for c, values in enumerate(allowed):
+            if values is None:
+                continue
+            for v in model.domain(c):
+                ok = any(x > self.k for x in values) if v == BIG else v in values
+                if not ok:
+                    lits.append(-model.lit(c, v))
+        return lits
+
+    def _bounds(self) -> list[int]:
+        """Negated labels no solution (within the base restriction) can have: above the cell's bound, or
+        where the cells that can carry the label leave fewer connected cells than the label needs."""
+        model = self.model
+        assert model is not None
+        clues = self.puzzle.clues
+        labels = sorted({v for c in range(self.puzzle.size) for v in model.domain(c)})
+        lits: list[int] = []
+        for v in labels:
+            need = self.k + 1 if v == BIG else v
+            if v == BIG:
+                can = [not clues[c] and self.upper[c] > self.k and _allows_big(self.allowed, c, self.k)
+                       for c in range(self.puzzle.size)]
+            else:
+                can = [clues[c] in (0, v) and self.upper[c] >= v and _allows(self.allowed, c, v)
+                       for c in range(self.puzzle.size)]
+            sizes = component_sizes(can, self.nbrs)
+            for c in range(self.puzzle.size):
+                if model.has(c, v) and sizes[c] < need:
+                    lits.append(-model.lit(c, v))
+        return lits
+
+    def _ask(self, assumptions: list[int], pending: list[int] | None = None) -> Answer | None:
+        """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true."""
+        model = self.model
+        assert model is not None
+        self.questions += 1
+        if pending is not None:
+            act = model.pool.id(("possible-act", self.questions))
+            model.add_clause([-act, *pending])
+            assumptions = [*assumptions, act]
+        try:
+            return model.solve(assumptions, self.deadline)
+        except Interrupted:
+            raise BudgetExhausted(
+                "the budget ran out before every cell's possible values were settled: the answer is unknown"
+            ) from None
+        finally:
+            if pending is not None:
+                model.add_clause([-act])  # retire the question's clause for good
+
+    def _settle(self) -> bool:
+        """Raise K until no solution (within the base restriction) has a region above K. False: no solution.
+
+        At each K: find every cell some answer shows BIG (one question per new answer, the last one
+        UNSAT). The others are bounded by K; the BIG ones by their connected area of BIG-capable cells.
+        """
+        n = self.puzzle.size
+        while True:
+            model = self.model
+            assert model is not None
+            ans = self._ask([])
+            if ans is None:
+                return False
+            can_big: set[int] = set()
+            largest = 0
+            while ans is not None:
+                if ans.exact and _fits(self.allowed, ans.concrete):
+                    self._keep(ans)
+                for g in ans.big_groups:
+                    can_big.update(g)
+                largest = max(largest, ans.largest_big)
+                pending = [model.lit(c, BIG) for c in range(n) if model.has(c, BIG) and c not in can_big]
+                ans = self._ask([], pending) if pending else None
+            if not can_big:
+                for c in range(n):
+                    if model.has(c, BIG):
+                        model.add_clause([-model.lit(c, BIG)])
+                        self.ruled_out.add(model.lit(c, BIG))
+                return True
+            area = component_sizes([c in can_big for c in range(n)], self.nbrs)
+            for c in range(n):
+                named = max((v for v in model.domain(c) if v > self.k), default=0)  # clued sizes above K
+                bound = area[c] if c in can_big else self.k
+                self.upper[c] = min(self.upper[c], max(bound, named))
+            top = max(self.upper[c] for c in can_big)
+            self.k = min(n, top, max(2 * self.k, largest))
+            self._build()
+
+    def _keep(self, ans: Answer) -> None:
+        """Remember a true solution (exact reading, within the base restriction)."""
+        self.solutions[tuple(ans.concrete)] = None
+
+    # ---- questions -------------------------------------------------------------------------
+    def possible(self, narrower: Allowed | None = None) -> list[set[int]]:
+        """Row-major possible values within the base restriction and ``narrower``."""
+        n = self.puzzle.size
+        seen: list[set[int]] = [set() for _ in range(n)]
+        if not self.solvable:
+            return seen
+        model = self.model
+        assert model is not None
+        allowed = intersect(self.allowed, narrower)
+        for sol in self.solutions:
+            if _fits(narrower, sol):
+                for c, v in enumerate(sol):
+                    seen[c].add(v)
+        assumptions = self._restrict(narrower)
+
+        def unseen(c: int) -> list[int]:
+            return [
+                model.lit(c, v)
+                for v in model.domain(c)
+                if v != BIG and v not in seen[c] and _allows(allowed, c, v) and model.lit(c, v) not in self.ruled_out
+            ]
+
+        def ask(pending: list[int]) -> bool:
+            """One question; a new solution ticks its values (True), UNSAT means none is left (False)."""
+            ans = self._ask(assumptions, pending)
+            if ans is None:
+                return False
+            self._keep(ans)
+            for c, v in enumerate(ans.concrete):
+                seen[c].add(v)
+            return True
+
+        # Always one question over the whole grid first (a unique grid is settled by it alone); then
+        # either keep asking over the whole grid, or cell by cell (fewer SAT calls: see the benchmark).
+        while (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
+            if STRATEGY != "global":
+                for c in range(n):
+                    while (pending := unseen(c)) and ask(pending):
+                        pass
+                break
+        return seen
+
+    def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:
+        """A solution (within the restrictions) that differs from ``solution`` somewhere, or None."""
+        if not self.solvable:
+            return None
+        model = self.model
+        assert model is not None
+        differ = [-model.lit(c, v) for c, v in enumerate(solution) if model.has(c, v)]
+        if len(differ) < len(solution):
+            raise FillominoError("the reference answer uses a size the model proved impossible")
+        ans = self._ask(self._restrict(narrower), differ)
+        if ans is None:
+            return None
+        self._keep(ans)
+        return list(ans.concrete)
+
+    def result(self, values: list[set[int]], seconds: float, narrower: Allowed | None = None) -> Possible:
+        cols = self.puzzle.cols
+        cells = [values[i : i + cols] for i in range(0, len(values), cols)]
+        forced = sum(1 for v in values if len(v) == 1)
+        loose = sum(1 for v in values if len(v) > 1)
+        seen = sum(1 for sol in self.solutions if _fits(narrower, sol))
+        return Possible(cells, forced, loose, seen, self.questions, seconds, self.max_size,
+                        self.total_sat_calls, self.k)
+
+    @property
+    def total_sat_calls(self) -> int:
+        return self.sat_calls + (self.model.calls if self.model is not None else 0)
+
+    def close(self) -> None:
+        if self.model is not None:
+            self.sat_calls += self.model.calls
+            self.model.close()
+            self.model = None

@@ -1,0 +1,192 @@
+"""Possible values per cell against the independent brute force, with tiny K so that sizes above K
+(the BIG label and its refinement) are exercised, with size caps and with a rater's candidate grid."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fillomino.formats import read_puzzle
+from fillomino.possible import Possible, parse_candidates, possible
+from fillomino.puzzle import FillominoError, Puzzle
+from fillomino.solvers import Budget, BudgetExhausted, cnf, enumerate_solutions
+from fillomino.terminal import format_board
+from tests import bruteforce
+from tests.conftest import external_files
+
+SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])
+FIXTURE_CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def flat(p: Possible) -> list[set[int]]:
+    return [values for row in p.cells for values in row]
+
+
+@pytest.fixture(params=[1, 2, 3, 9])
+def small_k(request, monkeypatch):
+    """Run with this many explicit sizes (larger regions start as BIG and must be refined away)."""
+    monkeypatch.setattr(cnf, "DEFAULT_K", request.param)
+    return request.param
+
+
+@st.composite
+def boards(draw, max_cells: int = 12):
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, min(4, max_cells // rows))))
+    n = rows * cols
+    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.6]))
+    clues = [draw(st.integers(1, min(n, 6))) if draw(st.floats(0, 1)) < density else 0 for _ in range(n)]
+    return Puzzle(rows, cols, tuple(clues))
+
+
+def test_a_unique_puzzle_has_one_value_everywhere():
+    p = possible(SEED)
+    assert p.cells == [[{4}, {2}, {3}], [{4}, {2}, {3}], [{4}, {4}, {3}]]
+    assert (p.forced, p.loose, p.solutions_seen) == (9, 0, 1)
+    assert p.unique
+
+
+def test_empty_1x3_board_lists_every_value_of_its_three_solutions():
+    # the solutions are 1 2 2, 2 2 1 and 3 3 3
+    p = possible(Puzzle.empty(1, 3))
+    assert p.cells == [[{1, 2, 3}, {2, 3}, {1, 2, 3}]]
+    assert (p.forced, p.loose, p.solutions_seen) == (0, 3, 3)
+    assert p.to_json() == {"cells": [[[1, 2, 3], [2, 3], [1, 2, 3]]], "forced": 0, "loose": 3,
+                           "solutions_seen": 3, "max_size": None}
+
+
+def test_no_solution_gives_empty_sets_everywhere():
+    p = possible(Puzzle.from_grid([[1, 1, 0], [0, 0, 0]]))  # two touching 1s
+    assert flat(p) == [set()] * 6
+    assert (p.forced, p.loose, p.solutions_seen) == (0, 0, 0) and not p.solvable
+
+
+def test_sizes_far_above_k_are_exact(small_k):
+    # 4x4 whose clues leave one 12-cell unclued area: with K = 1 every size above 1 starts as BIG
+    board = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
+    assert flat(possible(board)) == bruteforce.possible_values(4, 4, list(board.clues))
+
+
+def test_every_empty_board_up_to_3x4_matches_brute_force(small_k):
+    for rows, cols in itertools.product(range(1, 4), range(1, 5)):
+        expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
+        assert flat(possible(Puzzle.empty(rows, cols))) == expected, (rows, cols)
+
+
+@FIXTURE_CASES
+@given(p=boards())
+def test_random_boards_match_brute_force(small_k, p):
+    result = possible(p)
+    expected = bruteforce.possible_values(p.rows, p.cols, list(p.clues))
+    assert flat(result) == expected
+    assert result.forced == sum(len(v) == 1 for v in expected)
+    assert result.loose == sum(len(v) > 1 for v in expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=boards(), cap=st.integers(1, 5))
+def test_a_size_cap_matches_brute_force_with_the_same_cap(p, cap):
+    if max(p.clues) > cap:
+        with pytest.raises(FillominoError, match="larger than the assumed --max-size"):
+            possible(p, max_size=cap)
+        return
+    result = possible(p, max_size=cap)
+    assert flat(result) == bruteforce.possible_values(p.rows, p.cols, list(p.clues), max_size=cap)
+    assert result.to_json()["max_size"] == cap
+
+
+@FIXTURE_CASES
+@given(p=boards(), data=st.data())
+def test_candidates_restrict_to_the_solutions_inside_them(small_k, p, data):
+    n = p.size
+    values = st.sets(st.integers(1, n + 2), min_size=1, max_size=n + 1)
+    grid = [[data.draw(st.one_of(st.none(), values)) for _ in range(p.cols)] for _ in range(p.rows)]
+    allowed = [cell for row in grid for cell in row]
+    expected: list[set[int]] = [set() for _ in range(n)]
+    for picture in bruteforce.pictures(p.rows, p.cols, list(p.clues)):
+        if all(a is None or v in a for v, a in zip(picture, allowed)):
+            for i, v in enumerate(picture):
+                expected[i].add(v)
+    assert flat(possible(p, candidates=grid)) == expected
+
+
+def test_candidates_above_k_only_are_still_exact(small_k):
+    # 1x4 empty: solutions 1 3 3 3, 3 3 3 1, 4 4 4 4 and 1 2 2 1; allowing only 3 and 4
+    # in the last three cells keeps "1 3 3 3" and "4 4 4 4" (the first cell is free)
+    grid = [[None, [3, 4], [3, 4], [3, 4]]]
+    assert possible(Puzzle.empty(1, 4), candidates=grid).cells == [[{1, 4}, {3, 4}, {3, 4}, {3, 4}]]
+
+
+def test_candidates_that_exclude_a_clue_leave_no_solution():
+    assert not possible(SEED, candidates=[[[4], [1], [3]], [[4], [2], [3]], [[4], [4], [3]]]).solvable
+
+
+@pytest.mark.parametrize(
+    "grid, message",
+    [
+        ([[[1]]], "3 rows"),
+        ([[[1], [2]], [[1], [2], [3]], [[1], [2], [3]]], "row 1 must have 3 cells"),
+        ([[[1], [0], [3]], [[1], [2], [3]], [[1], [2], [3]]], "row 1, column 2"),
+        ([[[1], ["2"], [3]], [[1], [2], [3]], [[1], [2], [3]]], "positive whole numbers"),
+    ],
+)
+def test_malformed_candidates_are_refused_with_a_location(grid, message):
+    with pytest.raises(FillominoError, match=message):
+        parse_candidates(SEED, grid)
+
+
+def test_the_result_reads_as_rows_of_sets_for_the_board_printer():
+    p = possible(Puzzle.empty(1, 3))
+    assert len(p) == 1 and p[0][1] == {2, 3} and list(p)[0] is p.cells[0]
+    assert "?" in format_board(Puzzle.empty(1, 3), possible=p)
+
+
+def test_a_spent_budget_raises_rather_than_guesses():
+    with pytest.raises(BudgetExhausted):
+        possible(Puzzle.empty(7, 7), budget=Budget(conflicts=1))
+
+
+def _multiple_boards():
+    out = []
+    for path in external_files():
+        text = path.read_text(encoding="utf-8")
+        if "\nstatus: multiple" in text:
+            out.append(path)
+    return out
+
+
+def test_ambiguous_external_boards_match_brute_force_or_enumeration():
+    boards = _multiple_boards()
+    if not boards:
+        pytest.skip("../shared/corpus-external is not present")
+    checked = 0
+    for path in boards:
+        puzzle = read_puzzle(str(path))
+        if puzzle.size > 100:
+            continue  # the 15x15 below: far too many solutions to enumerate
+        result = possible(puzzle)
+        assert result.loose > 0, path.name  # the corpus says: several solutions
+        if puzzle.size <= 16:
+            expected = bruteforce.possible_values(puzzle.rows, puzzle.cols, list(puzzle.clues))
+        else:
+            expected = [set() for _ in range(puzzle.size)]
+            for count, grid in enumerate(enumerate_solutions(puzzle), 1):
+                assert count <= 5000, f"{path.name}: enumeration too long for a test"
+                for i, v in enumerate(v for row in grid for v in row):
+                    expected[i].add(v)
+        assert flat(result) == expected, path.name
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_board_with_huge_open_regions_reports_unknown_under_a_budget():
+    # noqx 15x15 (old version): regions of 60+ unclued cells are possible, so proving every cell's
+    # largest size is far beyond two seconds; the answer must be "unknown", never a guess
+    path = next((p for p in _multiple_boards() if p.name == "noqx-url_15x15_old.txt"), None)
+    if path is None:
+        pytest.skip("../shared/corpus-external is not present")
+    with pytest.raises(BudgetExhausted):
+        possible(read_puzzle(str(path)), budget=Budget(seconds=2))
