@@ -51,58 +51,66 @@ def label_domains(puzzle: Puzzle, max_size: int | None, clue_cells: Sequence[int
 
     Only clues at ``clue_cells`` (default: all) count; the other cells are treated as unclued.
     """
-    n, cols = puzzle.size, puzzle.cols
+    n = puzzle.size
     cap = min(max_size or n, n)
     enforced = set(range(n) if clue_cells is None else clue_cells)
     clue = [puzzle.clues[i] if i in enforced else 0 for i in range(n)]
-    nbrs = neighbours(puzzle.rows, cols)
-
-    def component_sizes(allowed: list[bool]) -> list[int]:
-        size = [0] * n
-        seen = [False] * n
-        for s in range(n):
-            if not allowed[s] or seen[s]:
-                continue
-            seen[s] = True
-            comp = [s]
-            k = 0
-            while k < len(comp):
-                for t in nbrs[comp[k]]:
-                    if allowed[t] and not seen[t]:
-                        seen[t] = True
-                        comp.append(t)
-                k += 1
-            for c in comp:
-                size[c] = len(comp)
-        return size
-
-    def near(start: int, allowed: list[bool], steps: int) -> set[int]:
-        dist = {start: 0}
-        frontier = [start]
-        for d in range(1, steps + 1):
-            frontier = [t for c in frontier for t in nbrs[c] if allowed[t] and t not in dist]
-            for t in frontier:
-                dist[t] = d
-        return set(dist)
-
-    free = component_sizes([v == 0 for v in clue])
+    nbrs = neighbours(puzzle.rows, puzzle.cols)
+    free = _component_sizes([v == 0 for v in clue], nbrs)
     allowed_labels: list[set[int]] = [set(range(1, min(cap, free[i]) + 1)) if not clue[i] else set() for i in range(n)]
     for v in sorted(set(clue) - {0}):
         for i in range(n):
             allowed_labels[i].discard(v)
         if v > cap:
             continue
-        v_cells = [i for i in range(n) if clue[i] == v]
-        apart = [clue[i] == 0 and all(clue[t] != v for t in nbrs[i]) for i in range(n)]
-        apart_size = component_sizes(apart)
-        for i in range(n):
-            if apart[i] and apart_size[i] >= v:
-                allowed_labels[i].add(v)
+        for i in clueless_room(clue, nbrs, v):
+            allowed_labels[i].add(v)
         allowed = [c in (0, v) for c in clue]
-        for c in v_cells:
-            for i in near(c, allowed, v - 1):
+        for c in (i for i in range(n) if clue[i] == v):
+            for i in _within(c, allowed, v - 1, nbrs):
                 allowed_labels[i].add(v)
     return [sorted(allowed_labels[i]) if not clue[i] else [clue[i]] for i in range(n)]
+
+
+def clueless_room(clue: Sequence[int], nbrs: list[list[int]], v: int) -> set[int]:
+    """Cells that a v-region holding no v-clue could cover: unclued, not touching a v-clue, in an area of
+    at least v such cells."""
+    apart = [c == 0 and all(clue[t] != v for t in nbrs[i]) for i, c in enumerate(clue)]
+    size = _component_sizes(apart, nbrs)
+    return {i for i in range(len(clue)) if apart[i] and size[i] >= v}
+
+
+def _component_sizes(allowed: list[bool], nbrs: list[list[int]]) -> list[int]:
+    """For each allowed cell the size of its connected area of allowed cells (0 elsewhere)."""
+    n = len(allowed)
+    size = [0] * n
+    seen = [False] * n
+    for s in range(n):
+        if not allowed[s] or seen[s]:
+            continue
+        seen[s] = True
+        comp = [s]
+        k = 0
+        while k < len(comp):
+            for t in nbrs[comp[k]]:
+                if allowed[t] and not seen[t]:
+                    seen[t] = True
+                    comp.append(t)
+            k += 1
+        for c in comp:
+            size[c] = len(comp)
+    return size
+
+
+def _within(start: int, allowed: list[bool], steps: int, nbrs: list[list[int]]) -> dict[int, int]:
+    """Allowed cells within ``steps`` steps of ``start`` through allowed cells, with their distance."""
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, steps + 1):
+        frontier = [t for c in frontier for t in nbrs[c] if allowed[t] and t not in dist]
+        for t in frontier:
+            dist[t] = d
+    return dist
 
 
 def build_model(
@@ -136,7 +144,10 @@ def build_model(
     if not assume_clues:
         for c in clued:
             m.clue_region(c, puzzle.clues[c])
+        m.link_clue_regions()
+        m.labels_need_a_clue_region(clued)
     m.label_counts()
+    m.model.add_decision_strategy(m.x, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
     clue_literals = {}
     if assume_clues:
         clue_literals = {i: m.lit[i][puzzle.clues[i]] for i in clued}
@@ -157,6 +168,7 @@ class _Builder:
         self.n = puzzle.size
         self.nbrs = neighbours(puzzle.rows, puzzle.cols)
         self.edges = [(i, j) for i in range(self.n) for j in self.nbrs[i] if i < j]
+        self.members: dict[int, dict[int, Any]] = {}
 
     def labels(self) -> None:
         """x[i] = sum(v * lit[i][v]) + big[i]; exactly one of the small-label literals and large[i]."""
@@ -275,25 +287,72 @@ class _Builder:
                     self.model.add_bool_or(joined + [~b])
 
     def clue_region(self, c: int, w: int) -> None:
-        """in[c][i]: cell i is in the region of clue cell c; closed under same-region edges, exactly w cells."""
-        model, same, nbrs = self.model, self.same, self.nbrs
+        """The region of clue cell c (label w), grown in layers: near[d][i] <=> i is in it within d steps of c.
+
+        Every cell of a w-region is within w-1 steps of c inside it, so the last layer is the whole region:
+        closed under same-region edges and exactly w cells. A cell no layer can reach is out, so a region
+        walled in too early fails at once (the "room" argument a solver needs for large clues).
+        """
+        model, same, nbrs, lit = self.model, self.same, self.nbrs, self.lit
         dist = {c: 0}
         frontier = [c]
         for d in range(1, w):
-            frontier = [t for a in frontier for t in nbrs[a] if t not in dist and w in self.lit[t]]
+            frontier = [t for a in frontier for t in nbrs[a] if t not in dist and w in lit[t]]
             for t in frontier:
                 dist[t] = d
-        member = {i: (model.new_bool_var(f"in{c}:{i}") if i != c else model.new_constant(1)) for i in dist}
+        layer = {c: model.new_constant(1)}
+        for d in range(1, w):
+            nxt = {}
+            for i in (i for i, k in dist.items() if k <= d):
+                if i in layer and i == c:
+                    nxt[i] = layer[i]
+                    continue
+                b = nxt[i] = model.new_bool_var(f"near{c}:{i}@{d}")
+                model.add_implication(b, lit[i][w])
+                # reached at d: already at d-1, or next to a cell reached at d-1 (equal labels: one region)
+                model.add_bool_or([~b] + [layer[j] for j in [i, *nbrs[i]] if j in layer])
+                if i in layer:
+                    model.add_implication(layer[i], b)
+                for j in nbrs[i]:
+                    if j in layer:
+                        model.add_bool_or([~layer[j], ~same[i, j], b])
+            layer = nxt
+        member = layer
         for i, m in member.items():
-            if i != c:
-                model.add_implication(m, self.lit[i][w])
-                model.add_bool_or([~m] + [same[i, j] for j in nbrs[i] if j in member])
             for j in nbrs[i]:
                 if j in member:
                     model.add_bool_or([~m, ~same[i, j], member[j]])
-                elif w in self.lit[j]:
+                elif w in lit[j]:
                     model.add_implication(m, ~same[i, j])
         model.add(sum(member.values()) == w)
+        self.members[c] = member
+
+    def labels_need_a_clue_region(self, clued: list[int]) -> None:
+        """A cell labelled w where no clueless w-region fits is in the region of some w-clue."""
+        clue = [0] * self.n
+        for c in clued:
+            clue[c] = self.puzzle.clues[c]
+        for w in sorted(set(clue) - {0}):
+            room = clueless_room(clue, self.nbrs, w)
+            for i in range(self.n):
+                if clue[i] or i in room or w not in self.lit[i]:
+                    continue
+                owners = [m[i] for c, m in self.members.items() if clue[c] == w and i in m]
+                self.model.add_bool_or([~self.lit[i][w], *owners])
+
+    def link_clue_regions(self) -> None:
+        """Two clue cells in one region have the same member set (ties their separate layer structures)."""
+        clues = self.puzzle.clues
+        for c, mc in self.members.items():
+            for d, md in self.members.items():
+                if c < d and clues[c] == clues[d] and d in mc:
+                    self.model.add(mc[d] == md[c])
+                    for i in mc.keys() | md.keys():
+                        if i in mc and i in md:
+                            self.model.add_bool_or([~mc[d], ~mc[i], md[i]])
+                            self.model.add_bool_or([~mc[d], ~md[i], mc[i]])
+                        else:
+                            self.model.add_bool_or([~mc[d], ~(mc[i] if i in mc else md[i])])
 
     def label_counts(self) -> None:
         """Cells labelled v = v * roots labelled v; cells around: 1s have no same-region neighbour, others do."""
