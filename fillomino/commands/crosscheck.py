@@ -1,0 +1,222 @@
+"""``fillomino crosscheck``: run independent backends on many puzzles and flag any disagreement.
+
+The CNF and CP-SAT encodings share no modelling code, so an answer both give is checked twice.
+Exit 0 all agree, 1 some puzzle got different answers (named), 3 some were left undecided by the
+budget, 2 unusable input (checked for every file before any solving starts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+
+from ..puzzle import FillominoError, Puzzle, is_solution
+from .common import add_engine_options, add_json, engine_kwargs, print_json
+
+EXIT_DISAGREE = 1
+EXIT_UNDECIDED = 3
+PROGRESS_MIN = 10
+"""A progress bar appears from this many puzzles on (and only when stderr is a terminal)."""
+
+EPILOG = """examples:
+  fillomino crosscheck corpus/
+  fillomino crosscheck a.txt b.txt --budget 30s --json
+  fillomino crosscheck corpus/ --backends cnf,cpsat --max-size 12
+
+Folders are searched for *.txt and *.json puzzle files. Both backends answer the uniqueness question
+with the same --max-size and --budget; they agree when their verdicts are equal (and, when unique, so
+are their solutions) and every solution they show obeys the rules. A verdict of 'unknown' (budget
+ran out) cannot be compared: the puzzle counts as undecided. Exit: 0 all agree, 1 a disagreement
+(the puzzle is named), 3 some undecided, 2 unusable input."""
+
+
+@dataclass
+class Record:
+    """One puzzle's verdicts and whether they agree (None: some backend gave 'unknown')."""
+
+    name: str
+    puzzle: Puzzle
+    verdicts: dict = field(default_factory=dict)
+    agree: bool | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "puzzle": self.name,
+            "shape": self.puzzle.shape,
+            "agree": self.agree,
+            "reason": self.reason,
+            "verdicts": {name: v.to_json() for name, v in self.verdicts.items()},
+        }
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "crosscheck",
+        help="run the CNF and CP-SAT backends on many puzzles and flag any disagreement",
+        description="Answer 'unique, multiple or none?' with independent backends on every puzzle given and "
+        "compare. Exit 0 all agree, 1 a disagreement, 3 some undecided (budget), 2 unusable input.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", metavar="PATH", nargs="+", help="puzzle files or folders (searched for *.txt, *.json)")
+    p.add_argument(
+        "--backends", default="cnf,cpsat", metavar="A,B", help="comma-separated backends (default: cnf,cpsat)"
+    )
+    p.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
+    add_engine_options(p, backend=False)
+    add_json(p)
+    p.set_defaults(run=run)
+
+
+def parse_backends(text: str) -> list[str]:
+    """``"cnf,cpsat"`` -> ["cnf", "cpsat"]; at least two different known backends."""
+    from ..solvers import BACKENDS
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in names if t not in BACKENDS]
+    if unknown:
+        raise FillominoError(f"unknown backend {unknown[0]!r} in --backends: choose from {', '.join(BACKENDS)}")
+    if len(set(names)) < 2:
+        raise FillominoError(f"--backends needs at least two different backends to compare, got {text!r}")
+    return list(dict.fromkeys(names))
+
+
+def load_all(paths: list[str], max_size: int | None) -> list[tuple[str, Puzzle]]:
+    """Every puzzle named, read before any solving so a bad file stops the run at once (exit 2)."""
+    from ..formats import iter_puzzle_files, read_puzzle
+
+    puzzles = []
+    for path in iter_puzzle_files(paths):
+        puzzle = read_puzzle(str(path))
+        if max_size is not None and any(v > max_size for v in puzzle.clues):
+            raise FillominoError(f"{path}: clue {max(puzzle.clues)} is larger than --max-size {max_size}")
+        puzzles.append((str(path), puzzle))
+    if not puzzles:
+        raise FillominoError(f"no puzzle files (*.txt, *.json) in {', '.join(paths)}")
+    return puzzles
+
+
+def compare(puzzle: Puzzle, verdicts: dict) -> tuple[bool | None, str]:
+    """(agree?, why not): statuses equal, unique solutions equal, every shown solution valid; None if unknown."""
+    for name, v in verdicts.items():
+        for grid in v.solutions:
+            if not is_solution(puzzle, grid):
+                return False, f"{name} shows an answer that breaks the rules"
+    decided = {name: v for name, v in verdicts.items() if v.status.value != "unknown"}
+    statuses = {v.status.value for v in decided.values()}
+    if len(statuses) > 1:
+        return False, ", ".join(f"{name} says {v.status.value}" for name, v in decided.items())
+    if statuses == {"unique"} and len({tuple(v.solutions[0]) for v in decided.values()}) > 1:
+        return False, "both say unique but with different solutions"
+    if len(decided) < len(verdicts):
+        return None, ", ".join(f"{name} ran out of budget" for name in verdicts if name not in decided)
+    return True, ""
+
+
+def check_one(name: str, puzzle: Puzzle, backends: list[str], **engine: object) -> Record:
+    """Ask every backend about one puzzle and compare."""
+    from ..solvers import uniqueness
+
+    record = Record(name, puzzle)
+    for backend in backends:
+        record.verdicts[backend] = uniqueness(puzzle, backend=backend, **engine)  # type: ignore[arg-type]
+    record.agree, record.reason = compare(puzzle, record.verdicts)
+    return record
+
+
+def run(args: argparse.Namespace) -> int:
+    backends = parse_backends(args.backends)
+    engine = engine_kwargs(args, backend=False)
+    if args.threads < 1:
+        raise FillominoError(f"--threads must be at least 1, got {args.threads}")
+    engine["threads"] = args.threads
+    puzzles = load_all(args.paths, args.max_size)
+    table = _Table(backends, max(len(name) for name, _ in puzzles), quiet=args.json)
+    records = []
+    bar = _progress_bar(len(puzzles))
+    try:
+        if not args.json:
+            table.emit(table.header(), bar)
+        for name, puzzle in puzzles:
+            record = check_one(name, puzzle, backends, **engine)
+            records.append(record)
+            if not args.json:
+                table.emit(table.row(record), bar)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = summarize(records, backends, args.max_size)
+    if args.json:
+        print_json({"puzzles": [r.to_json() for r in records], "summary": summary})
+    else:
+        print(table.footer(records, summary))
+    if summary["disagree"]:
+        return EXIT_DISAGREE
+    return EXIT_UNDECIDED if summary["undecided"] else 0
+
+
+def summarize(records: list[Record], backends: list[str], max_size: int | None) -> dict:
+    return {
+        "puzzles": len(records),
+        "agree": sum(r.agree is True for r in records),
+        "disagree": sum(r.agree is False for r in records),
+        "undecided": sum(r.agree is None for r in records),
+        "disagreements": [{"puzzle": r.name, "reason": r.reason} for r in records if r.agree is False],
+        "seconds": {b: round(sum(r.verdicts[b].seconds for r in records), 3) for b in backends},
+        "backends": backends,
+        "max_size": max_size,
+    }
+
+
+class _Table:
+    """Fixed-width rows: puzzle, shape, then verdict and seconds per backend, then the comparison."""
+
+    def __init__(self, backends: list[str], name_width: int, quiet: bool) -> None:
+        self.backends = backends
+        self.width = min(max(name_width, 6), 60)
+        self.quiet = quiet
+
+    def _name(self, name: str) -> str:
+        return name if len(name) <= self.width else "..." + name[-(self.width - 3) :]
+
+    def header(self) -> str:
+        cols = "".join(f"  {b:<8} {'s':>8}" for b in self.backends)
+        return f"{'puzzle':<{self.width}}  {'shape':<7}{cols}  check"
+
+    def row(self, r: Record) -> str:
+        cols = "".join(f"  {v.status.value:<8} {v.seconds:8.3f}" for v in r.verdicts.values())
+        check = {True: "ok", None: "undecided", False: "DISAGREE"}[r.agree]
+        return f"{self._name(r.name):<{self.width}}  {r.puzzle.shape:<7}{cols}  {check}"
+
+    def emit(self, line: str, bar: object) -> None:
+        if bar is not None:
+            bar.write(line, file=sys.stdout)  # type: ignore[attr-defined]
+        else:
+            print(line, flush=True)
+
+    def footer(self, records: list[Record], summary: dict) -> str:
+        seconds = ", ".join(f"{b} {s:.1f} s" for b, s in summary["seconds"].items())
+        lines = [
+            f"{summary['puzzles']} puzzles: {summary['agree']} agree, {summary['disagree']} disagree, "
+            f"{summary['undecided']} undecided (total {seconds})"
+        ]
+        lines += [f"DISAGREE {r.name}: {r.reason}" for r in records if r.agree is False]
+        lines += [f"undecided {r.name}: {r.reason}" for r in records if r.agree is None]
+        if summary["max_size"] is not None:
+            lines.append(f"(assuming no region is larger than {summary['max_size']} cells: --max-size)")
+        return "\n".join(lines)
+
+
+def _progress_bar(total: int) -> object | None:
+    """A tqdm bar on stderr for long runs on a terminal; None otherwise (or without tqdm)."""
+    if total < PROGRESS_MIN or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return None
+    return tqdm(total=total, desc="crosschecking", unit="puzzle", file=sys.stderr)
