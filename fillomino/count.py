@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .puzzle import FillominoError, Grid, Puzzle, to_grid
+from .puzzle import FillominoError, Grid, Puzzle, to_grid, validate_max_size
 
 if TYPE_CHECKING:
     from .solvers import Budget
@@ -85,12 +85,7 @@ def _validate(puzzle: Puzzle, limit: int | None, max_size: int | None, method: s
         raise FillominoError(f"unknown counting method {method!r}: choose one of {', '.join(METHODS)}")
     if limit is not None and limit < 1:
         raise FillominoError(f"--limit must be at least 1, got {limit}")
-    if max_size is not None:
-        if max_size < 1:
-            raise FillominoError(f"--max-size must be at least 1, got {max_size}")
-        big = [v for v in puzzle.clues if v > max_size]
-        if big:
-            raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
+    validate_max_size(puzzle, max_size)
 
 
 def count(

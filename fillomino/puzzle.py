@@ -113,6 +113,17 @@ def validate_shape(rows: int, cols: int) -> None:
         )
 
 
+def validate_max_size(puzzle: Puzzle, max_size: int | None) -> None:
+    """Refuse a --max-size promise that is not positive or that a printed clue already breaks."""
+    if max_size is None:
+        return
+    if max_size < 1:
+        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+    big = [v for v in puzzle.clues if v > max_size]
+    if big:
+        raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
+
+
 def to_grid(values: Sequence[int], cols: int) -> Grid:
     """Cut a row-major sequence into rows."""
     return tuple(tuple(values[i : i + cols]) for i in range(0, len(values), cols))

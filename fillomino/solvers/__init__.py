@@ -10,7 +10,8 @@ import importlib
 from collections.abc import Iterator
 from types import ModuleType
 
-from ..puzzle import FillominoError, Grid, Puzzle
+from ..puzzle import FillominoError, Grid, Puzzle, validate_max_size
+from ..puzzle import validate_max_size as _check_cap  # noqa: F401  (old name, still imported by possible.py)
 from .base import Budget, Status, Verdict, differing_cells
 
 BACKENDS = ("cnf", "cpsat")
@@ -42,16 +43,6 @@ def get_backend(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def _check_cap(puzzle: Puzzle, max_size: int | None) -> None:
-    if max_size is None:
-        return
-    if max_size < 1:
-        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
-    big = [v for v in puzzle.clues if v > max_size]
-    if big:
-        raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
-
-
 def solve(
     puzzle: Puzzle,
     *,
@@ -61,7 +52,7 @@ def solve(
     threads: int = 1,
 ) -> Grid | None:
     """One solution, or None when there is none. Raises BudgetExhausted when the budget runs out."""
-    _check_cap(puzzle, max_size)
+    validate_max_size(puzzle, max_size)
     return get_backend(backend).solve(puzzle, max_size=max_size, budget=budget or Budget(), threads=threads)
 
 
@@ -74,7 +65,7 @@ def uniqueness(
     threads: int = 1,
 ) -> Verdict:
     """Unique, multiple (two solutions and where they differ), none (a minimal conflicting clue set) or unknown."""
-    _check_cap(puzzle, max_size)
+    validate_max_size(puzzle, max_size)
     return get_backend(backend).uniqueness(puzzle, max_size=max_size, budget=budget or Budget(), threads=threads)
 
 
@@ -86,5 +77,5 @@ def enumerate_solutions(
     budget: Budget | None = None,
 ) -> Iterator[Grid]:
     """Every solution exactly once, as they are found (a generator; stop it early to cap the work)."""
-    _check_cap(puzzle, max_size)
+    validate_max_size(puzzle, max_size)
     return get_backend(backend).enumerate_solutions(puzzle, max_size=max_size, budget=budget or Budget())
