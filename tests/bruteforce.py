@@ -13,6 +13,8 @@ is checked against. Boards are row-major, clues 0 = none. Fast enough for ~4x4 e
 
 from __future__ import annotations
 
+from functools import cache
+
 
 def _neighbours(rows: int, cols: int) -> list[list[int]]:
     out = []
@@ -129,3 +131,15 @@ def possible_values(rows: int, cols: int, clues, max_size: int | None = None) ->
         for i, v in enumerate(labels):
             out[i].add(v)
     return out
+
+
+def carlitz(n: int) -> int:
+    """Compositions of n with no two equal adjacent parts: the pictures of a 1 x n board."""
+
+    @cache
+    def ending_with(total: int, last: int) -> int:
+        if total == last:
+            return 1
+        return sum(ending_with(total - last, p) for p in range(1, total - last + 1) if p != last)
+
+    return sum(ending_with(n, p) for p in range(1, n + 1))

@@ -8,22 +8,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import cache
 
 import pytest
-from bruteforce import count_cuts, count_pictures, cuts, pictures, possible_values
-
-
-def carlitz(n: int) -> int:
-    """Compositions of n with no two equal adjacent parts (simple recursion on the last part)."""
-
-    @cache
-    def ending_with(total: int, last: int) -> int:
-        if total == last:
-            return 1
-        return sum(ending_with(total - last, p) for p in range(1, total - last + 1) if p != last)
-
-    return sum(ending_with(n, p) for p in range(1, n + 1))
+from bruteforce import carlitz, count_cuts, count_pictures, cuts, pictures, possible_values
 
 
 def _groups(values, rows, cols):

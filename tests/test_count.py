@@ -7,10 +7,9 @@ The brute force (tests/bruteforce.py) shares no code with fillomino.
 from __future__ import annotations
 
 import json
-from functools import cache
 
 import pytest
-from bruteforce import count_cuts, count_pictures, cuts, pictures
+from bruteforce import carlitz, count_cuts, count_pictures, cuts, pictures
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,18 +24,6 @@ from fillomino.transfer import count_pictures as transfer_pictures
 
 SEED = Puzzle(3, 3, (0, 2, 0, 0, 2, 3, 4, 0, 0))  # fillomino:3x3:a2b234b, one solution 423/423/443
 SMALL_SHAPES = [(r, c) for r in range(1, 4) for c in range(r, 5) if r * c <= 12]
-
-
-def carlitz(n: int) -> int:
-    """Compositions of n with no two equal neighbouring parts: the pictures of a 1 x n board."""
-
-    @cache
-    def ending_with(total: int, last: int) -> int:
-        if total == last:
-            return 1
-        return sum(ending_with(total - last, p) for p in range(1, total - last + 1) if p != last)
-
-    return sum(ending_with(n, p) for p in range(1, n + 1))
 
 
 def flat(grid) -> tuple[int, ...]:
