@@ -139,6 +139,9 @@ class CnfModel:
             if self.has_big:
                 dom.append(BIG)
             self.lits.append({v: self.pool.id(("x", c, v)) for v in dom})
+        # the label variables are 1..L, cell by cell: a model's first L entries give every label in order
+        self._value_of = [0] + [v for cell in self.lits for v in cell]
+        assert all(x == i for i, x in enumerate((x for cell in self.lits for x in cell.values()), 1))
         add = self.solver.add_clause
         for c in range(self.n):
             lits = list(self.lits[c].values())
@@ -276,14 +279,12 @@ class CnfModel:
         return result
 
     def _labels(self) -> list[int]:
+        """Each cell's label in the last model (exactly one label variable per cell is true)."""
         model = self.solver.get_model()
         self._model = model
-        labels = []
-        for c in range(self.n):
-            for v, x in self.lits[c].items():
-                if model[x - 1] > 0:
-                    labels.append(v)
-                    break
+        value_of = self._value_of
+        labels = [value_of[x] for x in model[: len(value_of) - 1] if x > 0]
+        assert len(labels) == self.n
         return labels
 
     def _check(self, labels: list[int]) -> tuple[list[list[int]], list[list[int]]]:
