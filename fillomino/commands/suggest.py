@@ -1,0 +1,82 @@
+"""``fillomino suggest``: clues to add (a cell and one solution's value there) that make a grid unique."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import (
+    add_engine_options,
+    add_input,
+    add_json,
+    add_no_color,
+    cap_note,
+    engine_kwargs,
+    load_puzzle,
+    print_json,
+)
+
+EPILOG = """examples:
+  fillomino suggest puzzle.txt              the clues to add, then the completed puzzle
+  fillomino suggest puzzle.txt --json       {"clues": [[r, c, value], ...], "status": "unique", ...}
+  fillomino suggest puzzle.txt --plain      the completed puzzle in the text format, nothing else
+
+Rows and columns are 0-based in JSON, r1c1-style (1-based) in text. Every step is checked by an
+incremental uniqueness question, redundant clues are dropped, and the result is confirmed by an
+independent uniqueness proof. Exit 0 when the result is unique (also when no clue was needed),
+1 when the grid has no solution, 3 when the budget ran out, 2 on unusable input."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "suggest",
+        help="propose clues that make an ambiguous grid unique",
+        description="Propose as few clues as found (values of one solution) that make the grid unique.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input(p)
+    add_json(p)
+    p.add_argument("--plain", action="store_true", help="print only the completed puzzle (text format)")
+    add_no_color(p)
+    add_engine_options(p, backend=False)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..formats import write_text
+    from ..solvers import BudgetExhausted
+    from ..suggest import suggest
+    from ..terminal import format_board, use_color
+
+    puzzle = load_puzzle(args.input)
+    try:
+        result = suggest(puzzle, **engine_kwargs(args, backend=False))
+    except BudgetExhausted:
+        if args.json:
+            print_json({"clues": None, "status": "unknown", "max_size": args.max_size})
+        else:
+            print("unknown: the budget ran out before the suggested clues were settled and verified")
+        return 3
+    if args.json:
+        print_json(result.to_json())
+    elif args.plain:
+        if result.status == "unique":
+            sys.stdout.write(write_text(result.puzzle))
+        else:
+            print("no solution: no clue can make this grid unique")
+    elif result.status == "none":
+        print("none: the grid has no solution, so no clue can make it unique")
+    else:
+        if not result.clues:
+            print(f"already unique: no clue needed ({result.seconds:.2f} s)")
+        else:
+            n = len(result.clues)
+            added = ", ".join(f"{v} at r{r + 1}c{c + 1}" for r, c, v in result.clues)
+            print(f"unique with {n} more clue{'' if n == 1 else 's'} (verified, {result.seconds:.2f} s): {added}")
+        marked = {(r, c) for r, c, _ in result.clues}
+        print(format_board(result.puzzle, highlight=marked, color=use_color(sys.stdout, args.no_color)))
+    if not args.json and not args.plain and cap_note(args.max_size):
+        print(cap_note(args.max_size))
+    return 1 if result.status == "none" else 0

@@ -1,0 +1,159 @@
+"""Clues that make an ambiguous grid unique: fix one solution, add its values where other solutions differ.
+
+Every step asks one incremental CNF model "is there a solution other than A with these clues?"
+(A blocked once, the clues as assumptions). Greedy: each new clue is the cell that rules out the
+most alternatives met so far; then every added clue that the others make redundant is dropped,
+each drop verified by the same question. Finally an independent uniqueness check confirms.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .encode.cnf import CnfModel, Deadline, Interrupted
+from .puzzle import Grid, Puzzle
+from .solvers import Budget, BudgetExhausted, Status, _check_cap, solve, uniqueness
+
+POOL = 16
+"""Alternatives gathered per step (more of them, better-informed choices; each costs one SAT question)."""
+
+
+@dataclass
+class Suggestion:
+    """The clues to add (row, col, value), the resulting status and puzzle, and what it cost."""
+
+    clues: list[tuple[int, int, int]]
+    status: str
+    """"unique" (the clues make it so, verified), "none" (the grid has no solution, nothing to add)."""
+    puzzle: Puzzle
+    solution: Grid | None = None
+    questions: int = 0
+    seconds: float = 0.0
+    max_size: int | None = None
+    greedy: int = 0
+    """How many clues the greedy pass added before redundant ones were dropped."""
+
+    def to_json(self) -> dict:
+        return {
+            "clues": [list(t) for t in self.clues],
+            "status": self.status,
+            "solution": None if self.solution is None else [list(row) for row in self.solution],
+            "questions": self.questions,
+            "seconds": round(self.seconds, 6),
+            "max_size": self.max_size,
+        }
+
+
+@dataclass
+class _Alternatives:
+    """"Another solution than A with clues at these cells?" on one model with A blocked."""
+
+    values: list[int]
+    rows: int
+    cols: int
+    deadline: Deadline
+    max_size: int | None = None
+    questions: int = 0
+    seen: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        explicit = self.max_size if self.max_size is not None else max(self.values)
+        # sizes up to max(A) by name, larger ones as BIG: any other answer is a true other solution
+        self.model = CnfModel(self.rows, self.cols, explicit=explicit, big=self.max_size is None)
+        self.model.block(self.values)
+
+    def find(self, cells: set[int], many: int = 1) -> list[list[int]]:
+        """Up to ``many`` different alternatives keeping A's values on ``cells`` ([] = A is the only one)."""
+        model = self.model
+        assumptions = [model.lit(c, self.values[c]) for c in sorted(cells)]
+        act = model.pool.id(("suggest-batch", self.questions))
+        found: list[list[int]] = []
+        try:
+            while len(found) < many:
+                self.questions += 1
+                ans = model.solve([*assumptions, act], self.deadline)
+                if ans is None:
+                    break
+                found.append(list(ans.concrete))
+                model.add_clause([-act, *(-model.lit(c, v) for c, v in enumerate(ans.labels))])
+        except Interrupted:
+            raise BudgetExhausted("the budget ran out before the suggested clues were settled") from None
+        finally:
+            model.add_clause([-act])  # the batch's blocks were only for gathering
+        self.seen.extend(found)
+        return found
+
+    def close(self) -> None:
+        self.model.close()
+
+
+def suggest(puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None) -> Suggestion:
+    """As few clues as found (values of one solution) that leave that solution the only one.
+
+    Raises BudgetExhausted when the budget runs out; the result is always verified unique."""
+    _check_cap(puzzle, max_size)
+    start = time.perf_counter()
+    budget = budget or Budget()
+    deadline = Deadline.after(budget.seconds, budget.conflicts)
+    first = solve(puzzle, max_size=max_size, budget=budget)
+    if first is None:
+        return Suggestion([], "none", puzzle, None, 0, time.perf_counter() - start, max_size)
+    values = [v for row in first for v in row]
+    alts = _Alternatives(values, puzzle.rows, puzzle.cols, deadline, max_size)
+    try:
+        given = set(puzzle.clue_cells())
+        added = _greedy(alts, values, given)
+        greedy = len(added)
+        added = _drop_redundant(alts, given, added)
+        questions = alts.questions
+    finally:
+        alts.close()
+    clues = list(puzzle.clues)
+    for c in added:
+        clues[c] = values[c]
+    result = _completed(puzzle, clues, len(added))
+    remaining = None if budget.seconds is None else max(0.001, budget.seconds - (time.perf_counter() - start))
+    verdict = uniqueness(result, max_size=max_size, budget=Budget(remaining, budget.conflicts))
+    if verdict.status == Status.UNKNOWN:
+        raise BudgetExhausted("the budget ran out while verifying the suggested clues")
+    if verdict.status != Status.UNIQUE or verdict.solutions[0] != first:
+        raise AssertionError(f"suggested clues failed the independent check: {verdict.status.value}")
+    rc = [(*divmod(c, puzzle.cols), values[c]) for c in sorted(added)]
+    return Suggestion(rc, "unique", result, first, questions + 2, time.perf_counter() - start, max_size, greedy)  # type: ignore[arg-type]
+
+
+def _greedy(alts: _Alternatives, values: list[int], given: set[int]) -> list[int]:
+    """Add A's value at the cell that rules out the most alternatives still alive, until none is left."""
+    added: list[int] = []
+    cells = set(given)
+    while True:
+        found = alts.find(cells, POOL)
+        if not found:
+            return added
+        alive = [alt for alt in alts.seen if all(alt[c] == values[c] for c in cells)]
+        options = [c for c in range(len(values)) if any(alt[c] != values[c] for alt in alive)]
+        # most alternatives ruled out; ties: the larger value (a big region's clue tells more), then row-major
+        best = max(options, key=lambda c: (sum(alt[c] != values[c] for alt in alive), values[c], -c))
+        added.append(best)
+        cells.add(best)
+
+
+def _drop_redundant(alts: _Alternatives, given: set[int], added: list[int]) -> list[int]:
+    """Drop each added clue (earliest first) that the others make unnecessary, each drop verified."""
+    kept = list(added)
+    for c in list(added):
+        trial = [x for x in kept if x != c]
+        if not alts.find(given | set(trial)):
+            kept = trial
+    return kept
+
+
+
+def _completed(puzzle: Puzzle, clues: list[int], added: int) -> Puzzle:
+    """The puzzle with the added clues; a stored status says unique now, and a note says why."""
+    if not added:
+        return puzzle
+    meta = tuple((k, "unique" if k == "status" else v) for k, v in puzzle.metadata)
+    note = ("note", f"{added} clue{'' if added == 1 else 's'} added by fillomino suggest")
+    return Puzzle(puzzle.rows, puzzle.cols, tuple(clues), None, (*meta, note))
