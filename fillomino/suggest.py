@@ -3,7 +3,8 @@
 Every step asks one incremental CNF model "is there a solution other than A with these clues?"
 (A blocked once, the clues as assumptions). Greedy: each new clue is the cell that rules out the
 most alternatives met so far; then every added clue that the others make redundant is dropped,
-each drop verified by the same question. Finally an independent uniqueness check confirms.
+each drop verified by the same question. A few solutions are tried as A (the one kept decides how
+many clues are needed); the fewest win. Finally an independent uniqueness proof confirms.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import time
 from dataclasses import dataclass, field
 
 from .encode.cnf import CnfModel, Deadline, Interrupted
-from .puzzle import Grid, Puzzle
+from .puzzle import FillominoError, Grid, Puzzle, to_grid
 from .solvers import Budget, BudgetExhausted, Status, _check_cap, solve, uniqueness
 
 POOL = 16
 """Alternatives gathered per step (more of them, better-informed choices; each costs one SAT question)."""
+TRIES = 4
+"""Solutions tried as the one to keep (which one is kept changes how many clues it needs)."""
 
 
 @dataclass
@@ -88,27 +91,46 @@ class _Alternatives:
         self.model.close()
 
 
-def suggest(puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None) -> Suggestion:
+def suggest(
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, tries: int = TRIES
+) -> Suggestion:
     """As few clues as found (values of one solution) that leave that solution the only one.
 
-    Raises BudgetExhausted when the budget runs out; the result is always verified unique."""
+    ``tries`` solutions are tried as the one to keep (the first found, then alternatives met on the
+    way); the fewest clues win. Raises BudgetExhausted when the budget runs out; the result is
+    always verified unique by an independent uniqueness proof."""
     _check_cap(puzzle, max_size)
+    if tries < 1:
+        raise FillominoError(f"--tries must be at least 1, got {tries}")
     start = time.perf_counter()
     budget = budget or Budget()
     deadline = Deadline.after(budget.seconds, budget.conflicts)
     first = solve(puzzle, max_size=max_size, budget=budget)
     if first is None:
         return Suggestion([], "none", puzzle, None, 0, time.perf_counter() - start, max_size)
-    values = [v for row in first for v in row]
-    alts = _Alternatives(values, puzzle.rows, puzzle.cols, deadline, max_size)
-    try:
-        given = set(puzzle.clue_cells())
-        added = _greedy(alts, values, given)
-        greedy = len(added)
-        added = _drop_redundant(alts, given, added)
-        questions = alts.questions
-    finally:
-        alts.close()
+    given = set(puzzle.clue_cells())
+    bases = [[v for row in first for v in row]]
+    best: tuple[list[int], list[int], int] | None = None  # (base, added, greedy)
+    questions = 0
+    for attempt in range(tries):
+        if attempt >= len(bases):
+            break
+        values = bases[attempt]
+        alts = _Alternatives(values, puzzle.rows, puzzle.cols, deadline, max_size)
+        try:
+            added = _greedy(alts, values, given)
+            greedy = len(added)
+            added = _drop_redundant(alts, given, added)
+            questions += alts.questions
+            bases.extend(alt for alt in alts.seen if alt not in bases)
+        finally:
+            alts.close()
+        if best is None or len(added) < len(best[1]):
+            best = (values, added, greedy)
+        if not added:
+            break
+    assert best is not None
+    values, added, greedy = best
     clues = list(puzzle.clues)
     for c in added:
         clues[c] = values[c]
@@ -117,10 +139,12 @@ def suggest(puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | Non
     verdict = uniqueness(result, max_size=max_size, budget=Budget(remaining, budget.conflicts))
     if verdict.status == Status.UNKNOWN:
         raise BudgetExhausted("the budget ran out while verifying the suggested clues")
-    if verdict.status != Status.UNIQUE or verdict.solutions[0] != first:
+    solution = to_grid(values, puzzle.cols)
+    if verdict.status != Status.UNIQUE or verdict.solutions[0] != solution:
         raise AssertionError(f"suggested clues failed the independent check: {verdict.status.value}")
-    rc = [(*divmod(c, puzzle.cols), values[c]) for c in sorted(added)]
-    return Suggestion(rc, "unique", result, first, questions + 2, time.perf_counter() - start, max_size, greedy)  # type: ignore[arg-type]
+    rc = [(c // puzzle.cols, c % puzzle.cols, values[c]) for c in sorted(added)]
+    seconds = time.perf_counter() - start
+    return Suggestion(rc, "unique", result, solution, questions + 2, seconds, max_size, greedy)
 
 
 def _greedy(alts: _Alternatives, values: list[int], given: set[int]) -> list[int]:

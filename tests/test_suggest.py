@@ -51,11 +51,23 @@ def test_every_ambiguous_external_board_becomes_unique(external_corpus):
     assert len(boards) >= 16
     for path in boards:
         puzzle = read_puzzle(str(path))
-        result = suggest(puzzle)
+        result = suggest(puzzle, tries=4 if puzzle.size <= 64 else 1)  # the 15x15: ~4 CPU s a try
         assert result.clues, path.name  # the corpus says it is ambiguous: at least one clue is needed
         # CP-SAT confirms too, independently of the CNF model (skipped on the 15x15 with 60-cell open areas)
         check(puzzle, result, ("cnf", "cpsat") if puzzle.size <= 64 else ("cnf",))
         assert result.puzzle.meta("status") == "unique", path.name
+
+
+def test_trying_other_solutions_finds_fewer_clues():
+    # xcsp24-5-0: three solutions differ in four cells; keeping the first one found takes two clues,
+    # keeping the one with a 6 at r5c5 takes that single clue
+    path = next((p for p in multiple_boards() if p.name == "xcsp24-5-0_5x5.txt"), None)
+    if path is None:
+        pytest.skip("../shared/corpus-external is not present")
+    puzzle = read_puzzle(str(path))
+    one, four = suggest(puzzle, tries=1), suggest(puzzle, tries=4)
+    assert len(one.clues) == 2 and len(four.clues) == 1
+    check(puzzle, four)
 
 
 def test_no_added_clue_is_redundant():
@@ -140,3 +152,5 @@ def test_cli_spent_budget_exits_3(capsys, monkeypatch):
 def test_cli_unusable_input_exits_2(capsys):
     code, _, err = run(capsys, "suggest", "fillomino:1x3:c", "--budget", "soon")
     assert code == 2 and "budget" in err
+    code, _, err = run(capsys, "suggest", "fillomino:1x3:c", "--tries", "0")
+    assert code == 2 and "--tries must be at least 1" in err

@@ -16,14 +16,15 @@ from .common import (
 )
 
 EPILOG = """examples:
-  fillomino suggest puzzle.txt              the clues to add, then the completed puzzle
+  fillomino suggest puzzle.txt              the clues to add, the completed puzzle and its solution
   fillomino suggest puzzle.txt --json       {"clues": [[r, c, value], ...], "status": "unique", ...}
   fillomino suggest puzzle.txt --plain      the completed puzzle in the text format, nothing else
 
 Rows and columns are 0-based in JSON, r1c1-style (1-based) in text. Every step is checked by an
-incremental uniqueness question, redundant clues are dropped, and the result is confirmed by an
-independent uniqueness proof. Exit 0 when the result is unique (also when no clue was needed),
-1 when the grid has no solution, 3 when the budget ran out, 2 on unusable input."""
+incremental uniqueness question, redundant clues are dropped, --tries solutions are tried as the
+one to keep (fewest clues win), and the result is confirmed by an independent uniqueness proof.
+Exit 0 when the result is unique (also when no clue was needed), 1 when the grid has no solution,
+3 when the budget ran out, 2 on unusable input."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_input(p)
     add_json(p)
     p.add_argument("--plain", action="store_true", help="print only the completed puzzle (text format)")
+    p.add_argument("--tries", type=int, default=4, metavar="N",
+                   help="solutions tried as the one to keep; the fewest clues win (default 4)")
     add_no_color(p)
     add_engine_options(p, backend=False)
     p.set_defaults(run=run)
@@ -48,11 +51,11 @@ def run(args: argparse.Namespace) -> int:
     from ..formats import write_text
     from ..solvers import BudgetExhausted
     from ..suggest import suggest
-    from ..terminal import format_board, use_color
+    from ..terminal import format_board, side_by_side, use_color
 
     puzzle = load_puzzle(args.input)
     try:
-        result = suggest(puzzle, **engine_kwargs(args, backend=False))
+        result = suggest(puzzle, tries=args.tries, **engine_kwargs(args, backend=False))
     except BudgetExhausted:
         if args.json:
             print_json({"clues": None, "status": "unknown", "max_size": args.max_size})
@@ -76,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
             added = ", ".join(f"{v} at r{r + 1}c{c + 1}" for r, c, v in result.clues)
             print(f"unique with {n} more clue{'' if n == 1 else 's'} (verified, {result.seconds:.2f} s): {added}")
         marked = {(r, c) for r, c, _ in result.clues}
-        print(format_board(result.puzzle, highlight=marked, color=use_color(sys.stdout, args.no_color)))
+        color = use_color(sys.stdout, args.no_color)
+        print(side_by_side([format_board(result.puzzle, highlight=marked, color=color),
+                            format_board(result.puzzle, result.solution, highlight=marked, color=color)]))
     if not args.json and not args.plain and cap_note(args.max_size):
         print(cap_note(args.max_size))
     return 1 if result.status == "none" else 0
