@@ -32,7 +32,8 @@ CONFIGS = {
     # every exact clause up front: rooted regions for clued sizes from 2, the area sum
     "strong": {"ESCALATE_AFTER": None, "ANCHOR_FROM": 2},
     # the same added at the first solve, region counts only when a region shows up wrong, a coarse area sum
-    "lazy": {"ESCALATE_AFTER": 0, "ANCHOR_FROM": 2, "EAGER_COST": 0, "AREA_LIMIT": 16},
+    # ("at most one label" by a counter, not pairwise, too)
+    "lazy": {"ESCALATE_AFTER": 0, "ANCHOR_FROM": 2, "EAGER_COST": 0, "AREA_LIMIT": 16, "PAIRWISE_UP_TO": 0},
     # no root variables at all: clued sizes above K get the loose reachability clauses
     "loose": {"ROOT_LIMIT": 0},
 }

@@ -47,6 +47,8 @@ ANCHOR_FROM = 4
 """Clued sizes from this one up to K get rooted regions too once a search gets long."""
 AREA_LIMIT = 40_000
 """Clause budget of the area sum over all roots (0: none)."""
+PAIRWISE_UP_TO = 16
+"""A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
 ESCALATE_AFTER: int | None = 2000
 """Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
 
@@ -146,7 +148,12 @@ class CnfModel:
         for c in range(self.n):
             lits = list(self.lits[c].values())
             add(lits)
-            at_most_one(lits, self.pool, add)
+            if len(lits) <= PAIRWISE_UP_TO:
+                for i, x in enumerate(lits):
+                    for y in lits[i + 1 :]:
+                        add([-x, -y])
+            else:
+                at_most_one(lits, self.pool, add)
         for c in range(self.n):
             for v, x in self.lits[c].items():
                 same = [self.lits[m][v] for m in self.nbrs[c] if v in self.lits[m]]
