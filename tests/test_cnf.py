@@ -35,7 +35,9 @@ CONFIGS = {
     # ("at most one label" by a counter, not pairwise, too)
     "lazy": {"ESCALATE_AFTER": 0, "ANCHOR_FROM": 2, "EAGER_COST": 0, "AREA_LIMIT": 16, "PAIRWISE_UP_TO": 0},
     # no root variables at all: clued sizes above K get the loose reachability clauses
-    "loose": {"ROOT_LIMIT": 0},
+    "loose": {"ROOT_LIMIT": 0, "LOOSE_LAYERS": True},
+    # no root variables and no layers: clued sizes above K rest on the lazy checks alone
+    "bare": {"ROOT_LIMIT": 0},
 }
 
 
@@ -46,7 +48,7 @@ def configure(monkeypatch, name: str) -> None:
 
 
 @pytest.fixture(params=[(1, "default"), (2, "strong"), (3, "lazy"), (9, "default"), (1, "loose"), (2, "lazy"),
-                        (9, "strong")], ids=lambda p: f"K{p[0]}-{p[1]}")
+                        (9, "strong"), (2, "bare")], ids=lambda p: f"K{p[0]}-{p[1]}")
 def small_k(request, monkeypatch):
     """Run the test with this many explicit sizes (the rest is BIG, refined on demand) and these settings."""
     k, name = request.param

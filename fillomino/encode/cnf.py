@@ -6,7 +6,8 @@ region has more than K cells and is not one of those clued regions". This is the
 refined on demand: a solution is exact whenever no BIG cell is left, and callers raise K when needed.
 
 Static clauses: exactly one label per cell, 1s never touch, a cell of size >= 2 has a neighbour of its
-size; clued sizes get root variables with exact counts (fillomino.encode.anchors). Every other size rule
+size; clued sizes get root variables with exact counts (fillomino.encode.anchors) when they fit
+ROOT_LIMIT, and otherwise nothing static beyond the neighbour rule (see LOOSE_LAYERS). Every other size rule
 is added lazily: after each SAT answer the groups are checked and, for each wrong group, clauses that
 hold in every true solution are added (too big: not all of v+1 of its connected cells are v; too small:
 each of its cells, if v, has a v neighbour outside the group, as its region must cross that border).
@@ -49,6 +50,10 @@ AREA_LIMIT = 40_000
 """Clause budget of the area sum over all roots (0: none)."""
 PAIRWISE_UP_TO = 16
 """A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
+LOOSE_LAYERS = False
+"""Whether a clued size above K too costly for root variables gets anchors.loose_size's reachability
+layers. Off: the lazy check (a group of that size without its clue is cut) does the same job, and the
+7 external puzzles that have such sizes took 7.0 CPU s with the layers, 3.8 without (janko-240: 3.0 -> 0.7)."""
 ESCALATE_AFTER: int | None = 2000
 """Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
 
@@ -192,7 +197,7 @@ class CnfModel:
             near = {a: distances(a, v - 1, self.nbrs) for a in anchors}
             if sum(len(d) for d in near.values()) <= anchors_mod.ROOT_LIMIT:
                 self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add, every=not explicit)
-            elif not explicit:
+            elif not explicit and LOOSE_LAYERS:
                 loose_size(v, self.extra[v], self.extra_clues[v], self.lits, self.nbrs, self.pool, add)
 
     def _cell_of(self, lit: int) -> int:
