@@ -12,10 +12,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
-from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
+from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, to_grid, validate_shape
+from .solvers.base import Budget, Status
 
-GENERATOR_VERSION = "1"
-"""Bumped whenever the same seed and options would give a different puzzle."""
+GENERATOR_VERSION = "2"
+"""Bumped whenever the same seed and options would give a different puzzle.
+
+1: the first answer grower (commits 1fa77c2..f9139ea).
+2: answers take the most hemmed-in free cell first and mend clashes with detach moves (commits
+   3081037..7f15304 already grew answers this way but still printed 1: their puzzles match neither).
+"""
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
 
@@ -48,7 +54,7 @@ def generate(
     clue_every_region: bool = False,
     min_clues: int | None = None,
     max_clues: int | None = None,
-    budget=None,
+    budget: Budget | None = None,
 ) -> Generated:
     """A unique puzzle from ``seed``: the same version, seed and options give the same puzzle anywhere.
 
@@ -160,7 +166,7 @@ def carve(
     *,
     clue_every_region: bool = False,
     min_clues: int | None = None,
-    budget=None,
+    budget: Budget | None = None,
 ) -> tuple[list[int], int]:
     """The clue cells left after carving ``answer`` (every cell a clue at first), and the engine calls.
 
@@ -173,11 +179,14 @@ def carve(
     removing any kept orbit (with symmetry: any whole orbit, not a single cell of it) breaks
     uniqueness. Orbits skipped because of ``clue_every_region`` or ``min_clues`` are exempt.
     """
+    from .solvers import Budget
     from .solvers.cnf import UniquenessOracle
 
-    oracle = UniquenessOracle(answer, budget=budget)
+    budget = budget or Budget()
+    quick = Budget(budget.seconds, min(ORACLE_CONFLICTS, budget.conflicts or ORACLE_CONFLICTS))
+    oracle = UniquenessOracle(answer, budget=quick)
     try:
-        carver = _Carver(answer, oracle, clue_every_region, min_clues)
+        carver = _Carver(answer, oracle, clue_every_region, min_clues, budget)
         carver.run(rng.shuffle([list(o) for o in orbits]))
         return sorted(carver.kept), carver.calls
     finally:
@@ -185,6 +194,11 @@ def carve(
         if close is not None:
             close()
 
+
+ORACLE_CONFLICTS = 10_000
+"""Conflicts the incremental oracle may spend on one question before a fresh, stronger CNF model
+(clues pinned as units, rooted clue regions) settles it instead. Either way the answer is exact, so
+the puzzle does not depend on this number; only the time does."""
 
 LOCAL_RADIUS = 5
 """Cells within this many steps of a removed clue may change in the quick local question."""
@@ -215,8 +229,11 @@ class _Carver:
     kept cells where A differs all lie in the removal. ``live[a]`` holds those cells for each A.
     """
 
-    def __init__(self, answer: Grid, oracle, clue_every_region: bool, min_clues: int | None) -> None:
+    def __init__(
+        self, answer: Grid, oracle, clue_every_region: bool, min_clues: int | None, budget: Budget | None = None
+    ) -> None:
         self.values = flatten(answer)
+        self.budget = budget
         rows, cols = len(answer), len(answer[0])
         self.oracle = oracle
         self.shape = Puzzle.empty(rows, cols)
@@ -235,7 +252,7 @@ class _Carver:
         self.all_cells = frozenset(range(rows * cols))
         self.window = [_window(c, rows, cols, LOCAL_RADIUS) for c in range(rows * cols)]
         self.local_limit = LOCAL_LIMIT
-        self.calls = self.known = self.local_hits = 0
+        self.calls = self.known = self.local_hits = self.fresh = 0
 
     def run(self, order: list[list[int]]) -> None:
         chunk = 4
@@ -284,16 +301,26 @@ class _Carver:
             # (MULTIPLE is proved); "unique" here proves nothing, so the full question follows.
             window = {w for c in removal for w in self.window[c]}
             held = remaining | (self.all_cells - window)
-            if not self._ask(held, removal):
+            if self._ask(held, removal, local=True) is False:
                 self.local_hits += 1
                 return False
-        return self._ask(remaining, removal)
+        return bool(self._ask(remaining, removal))
 
-    def _ask(self, held: set[int], removal: set[int]) -> bool:
-        from .solvers import BudgetExhausted, Status
+    def _ask(self, held: set[int], removal: set[int], local: bool = False) -> bool | None:
+        """Whether the clues at ``held`` admit only the answer; None when a local question was too hard.
+
+        The incremental oracle answers first; a question it cannot settle in ORACLE_CONFLICTS goes to
+        a fresh CNF model (a local one is dropped instead: the full question follows anyway).
+        """
+        from .solvers import BudgetExhausted
 
         self.calls += 1
         status, other = self.oracle.check(sorted(held))
+        if status == Status.UNKNOWN and local:
+            return None
+        if status == Status.UNKNOWN:
+            self.fresh += 1
+            status, other = self._fresh(held)
         if status == Status.UNIQUE:
             return True
         if status == Status.MULTIPLE and other is not None:
@@ -303,6 +330,20 @@ class _Carver:
             "the budget ran out on a uniqueness question while carving clues; the puzzle was not finished "
             "(give a larger --budget or none)"
         )
+
+    def _fresh(self, held: set[int]) -> tuple[Status, Grid | None]:
+        """The question asked of a new CNF model with the held clues pinned (exact, no size promise)."""
+        from .solvers import uniqueness
+
+        clues = [v if c in held else 0 for c, v in enumerate(self.values)]
+        verdict = uniqueness(Puzzle(self.shape.rows, self.shape.cols, tuple(clues)), backend="cnf",
+                             budget=self.budget)
+        if verdict.status == Status.MULTIPLE:
+            answer = to_grid(self.values, self.shape.cols)
+            return verdict.status, next(s for s in verdict.solutions if s != answer)
+        if verdict.status == Status.UNIQUE:
+            return verdict.status, None
+        return Status.UNKNOWN, None
 
     def _remember(self, other: Iterable[int], removal: set[int]) -> None:
         other = list(other)
