@@ -1,7 +1,8 @@
 """Generator benchmark: seeds 0-19 per size, the table of seed 000 (found, median, 95th percentile, mean clues).
 
-Run from the repo root:  python benchmarks/generate_table.py [--sizes 5x5,10x10] [--seeds 20] [--write]
-With --write the table goes to docs/benchmarks-generate.md with the command and the machine's load.
+Run from the repo root:  python benchmarks/generate_table.py [--sizes 5x5,10x10] [--seeds 20] [--markdown FILE]
+With --markdown the table is written to FILE as a "## Generator" section (command, machine, load), ready
+to go into docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -38,7 +39,22 @@ def fmt_seconds(s: float) -> str:
     return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s"
 
 
-def bench(shape: str, seeds: int) -> dict:
+def save(made, folder: Path) -> None:
+    """Write the puzzle as `fillomino generate --no-timing --out` would; an existing file must be the same."""
+    from fillomino.formats import write_puzzle
+
+    text = write_puzzle(made.puzzle, "text")
+    text = text if text.endswith("\n") else text + "\n"
+    rows, cols = made.puzzle.rows, made.puzzle.cols
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{rows}x{cols}-s{made.seed}.txt"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    elif path.read_text(encoding="utf-8") != text:
+        print(f"  {path} differs from today's generator", file=sys.stderr)
+
+
+def bench(shape: str, seeds: int, save_to: Path | None = None) -> dict:
     rows, cols = (int(x) for x in shape.split("x"))
     times, cpu, clues, checks, attempts = [], [], [], [], []
     for seed in range(seeds):
@@ -52,6 +68,8 @@ def bench(shape: str, seeds: int) -> dict:
             continue
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
+        if save_to is not None:
+            save(made, save_to / f"{rows:02d}x{cols:02d}")
         clues.append(made.clues)
         checks.append(made.checks)
         attempts.append(made.attempts)
@@ -92,17 +110,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=DEFAULT_SIZES, help=f"comma-separated shapes (default: {DEFAULT_SIZES})")
     parser.add_argument("--seeds", type=int, default=20, help="seeds 0..N-1 per size (default: 20)")
-    parser.add_argument("--write", action="store_true", help="write docs/benchmarks-generate.md")
+    parser.add_argument("--save", metavar="DIR", help="also write each puzzle to DIR/<RRxCC>/ (as generate --out "
+                        "--no-timing; an existing file is compared, not overwritten)")
+    parser.add_argument("--markdown", metavar="FILE", help="write the table as a markdown section to FILE")
     args = parser.parse_args()
     load_before = os.getloadavg()
-    results = [bench(shape, args.seeds) for shape in args.sizes.split(",")]
+    save_to = Path(args.save) if args.save else None
+    results = [bench(shape, args.seeds, save_to) for shape in args.sizes.split(",")]
     text = table(results)
     print(text)
-    if args.write:
+    if args.markdown:
         command = "python benchmarks/generate_table.py " + " ".join(sys.argv[1:])
-        doc = ROOT / "docs" / "benchmarks-generate.md"
-        doc.write_text(
-            "# Generator benchmark\n\n"
+        Path(args.markdown).write_text(
+            "## Generator\n\n"
             f"Measured with `{command.strip()}`: `fillomino generate` (generator version {GENERATOR_VERSION}, "
             f"default options) for seeds 0-{args.seeds - 1} at each size, one process, one thread. "
             "Time is the whole `generate()` call (answer, carving and every uniqueness question); "
@@ -115,7 +135,7 @@ def main() -> int:
             f"and {os.getloadavg()[0]:.1f} at the end (above 1 the times are inflated by other work).\n",
             encoding="utf-8",
         )
-        print(f"wrote {doc.relative_to(ROOT)}", file=sys.stderr)
+        print(f"wrote {args.markdown}", file=sys.stderr)
     return 0
 
 
