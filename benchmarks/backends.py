@@ -49,7 +49,7 @@ def select(paths: list[str], limit: int | None, per_size: int | None) -> list[tu
 
 def stats(seconds: list[float], unknown: int) -> str:
     if not seconds:
-        return "| - | - | - | - "
+        return f"| - | - | - | {unknown or ''} "
     return (
         f"| {statistics.median(seconds):.3f} | {percentile(seconds, 0.95):.3f} | {max(seconds):.3f} | {unknown or ''} "
     )
