@@ -26,6 +26,10 @@ STRATEGY = "cell"
 """How unseen (cell, value) pairs are asked: "cell" one question per cell and new value (measured
 faster), "global" one question over every unseen pair of the grid."""
 
+COUNT_FROM = 4
+COUNT_AREA = 3
+"""Sizes v >= COUNT_FROM confined to areas under COUNT_AREA * v cells get a count (see Search._area_counts)."""
+
 Allowed = list[set[int] | None]
 """Per cell (row-major), the values a solution may use there; None = any value."""
 
@@ -253,7 +257,37 @@ class Search:
             for c in range(self.puzzle.size):
                 if model.has(c, v) and sizes[c] < need:
                     lits.append(-model.lit(c, v))
+            if v != BIG and v >= COUNT_FROM:
+                self._area_counts(v, [c for c in range(self.puzzle.size) if can[c] and sizes[c] >= v])
         return lits
+
+    def _area_counts(self, v: int, cells: list[int]) -> None:
+        """In each connected area of cells that can be v, a v cell means at least v of them are v
+        (its region lies inside the area). Stated only for areas small next to v, where it bites."""
+        from pysat.card import CardEnc, EncType
+
+        model = self.model
+        assert model is not None
+        inside = set(cells)
+        done: set[int] = set()
+        for start in cells:
+            if start in done:
+                continue
+            area = [start]
+            done.add(start)
+            for c in area:
+                for m in self.nbrs[c]:
+                    if m in inside and m not in done:
+                        done.add(m)
+                        area.append(m)
+            if len(area) >= COUNT_AREA * v or not all(model.has(c, v) for c in area):
+                continue
+            xs = [model.lit(c, v) for c in area]
+            on = model.pool.id(("area-count", v, start))
+            for clause in CardEnc.atleast(xs, v, vpool=model.pool, encoding=EncType.seqcounter).clauses:
+                model.add_clause([-on, *clause])
+            for x in xs:
+                model.add_clause([-x, on])
 
     def _ask(self, assumptions: list[int], pending: list[int] | None = None) -> Answer | None:
         """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true."""
