@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .encode.cnf import BIG, Answer, CnfModel, Deadline, Interrupted
-from .puzzle import FillominoError, Puzzle, neighbours
-from .solvers import Budget, BudgetExhausted, _check_cap
+from .puzzle import FillominoError, Puzzle, neighbours, validate_max_size
+from .solvers import Budget, BudgetExhausted
 from .solvers import cnf as cnf_backend
 
 STRATEGY = "cell"
@@ -192,7 +192,7 @@ class Search:
     sat_calls: int = 0
 
     def __post_init__(self) -> None:
-        _check_cap(self.puzzle, self.max_size)
+        validate_max_size(self.puzzle, self.max_size)
         budget = self.budget or Budget()
         self.deadline = Deadline.after(budget.seconds, budget.conflicts)
         self.k = self.max_size if self.max_size is not None else cnf_backend.DEFAULT_K

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 
 from .encode.cnf import CnfModel, Deadline, Interrupted
-from .puzzle import FillominoError, Grid, Puzzle, to_grid
-from .solvers import Budget, BudgetExhausted, Status, _check_cap, solve, uniqueness
+from .puzzle import FillominoError, Grid, Puzzle, to_grid, validate_max_size
+from .solvers import Budget, BudgetExhausted, Status, solve, uniqueness
 
 POOL = 16
 """Alternatives gathered per step (more of them, better-informed choices; each costs one SAT question)."""
@@ -99,7 +99,7 @@ def suggest(
     ``tries`` solutions are tried as the one to keep (the first found, then alternatives met on the
     way); the fewest clues win. Raises BudgetExhausted when the budget runs out; the result is
     always verified unique by an independent uniqueness proof."""
-    _check_cap(puzzle, max_size)
+    validate_max_size(puzzle, max_size)
     if tries < 1:
         raise FillominoError(f"--tries must be at least 1, got {tries}")
     start = time.perf_counter()

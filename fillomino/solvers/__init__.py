@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from ..puzzle import FillominoError, Grid, Puzzle, validate_max_size
-from ..puzzle import validate_max_size as _check_cap  # noqa: F401  (old name, still imported by possible.py)
 from .base import Budget, Status, Verdict, differing_cells
 
 BACKENDS = ("cnf", "cpsat")
