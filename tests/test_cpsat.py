@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fillomino.encode.cpsat import label_domains
+from fillomino.encode.cpsat import joinable_shapes, label_domains
+from fillomino.formats import read_answer, read_puzzle
 from fillomino.puzzle import Puzzle, is_solution
 from fillomino.solvers import Budget, BudgetExhausted, Status, enumerate_solutions, solve, uniqueness
 
@@ -230,3 +231,24 @@ def test_random_small_boards_match_the_brute_force(board):
         assert len(found) == ENUMERATION_LIMIT + 1 and set(found) <= expected
     status = uniqueness(puzzle, backend="cpsat", max_size=top).status
     assert status is {0: Status.NONE, 1: Status.UNIQUE}.get(len(expected), Status.MULTIPLE)
+
+
+def test_shape_clauses_only_cover_sets_that_can_be_one_region():
+    # 1x3 board labelled [1] [2] [2]: the 1 joins nothing, so the sets are the three cells and the pair of 2s
+    nbrs = [[1], [0, 2], [1]]
+    shapes = joinable_shapes(nbrs, [[1], [2], [2]], 6)
+    assert sorted(cells for cells, _, _ in shapes) == [[0], [1], [1, 2], [2]]
+    pair = next(shape for shape in shapes if shape[0] == [1, 2])
+    assert pair[1] == [(1, 2)] and pair[2] == [(1, 0)]
+
+
+@pytest.mark.slow
+def test_large_external_board_is_decided_unique_with_its_stored_solution(external_corpus):
+    # janko-034 (13x37, 167 clues): unknown after 60 s before six-cell shape clauses, about 4 CPU s with them
+    path = next((p for p in external_corpus if p.name == "janko-034.txt"), None)
+    if path is None:
+        pytest.skip("janko-034 is not in the external corpus")
+    puzzle = read_puzzle(str(path))
+    verdict = uniqueness(puzzle, backend="cpsat", budget=Budget(seconds=60))
+    assert verdict.status is Status.UNIQUE
+    assert [list(row) for row in verdict.solutions[0]] == [list(row) for row in read_answer(str(path), puzzle)]
