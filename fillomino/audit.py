@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .possible import Allowed, Possible, Search, parse_candidates
+from .possible import Allowed, Possible, explore, parse_candidates
 from .puzzle import FillominoError, Grid, Puzzle, to_grid
 from .solvers import Budget
 
@@ -187,17 +187,8 @@ def audit(
 ) -> Audit:
     """Judge every step against the solutions (within ``candidates``, the rater's starting domains,
     when given). Raises BudgetExhausted when the budget runs out before the truth is known."""
-    import time
-
-    start = time.perf_counter()
     base = parse_candidates(puzzle, candidates) if candidates is not None else None
-    search = Search(puzzle, max_size=max_size, budget=budget, allowed=base)
-    try:
-        values = search.possible()
-        truth = search.result(values, time.perf_counter() - start)
-        solutions = list(search.solutions)
-    finally:
-        search.close()
+    truth, values, solutions = explore(puzzle, max_size=max_size, budget=budget, allowed=base)
     judgements = [_judge(i, step, values, solutions, puzzle) for i, step in enumerate(steps, 1)]
     return Audit(judgements, _end_state(puzzle, steps, base, truth, values), truth)
 

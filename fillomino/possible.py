@@ -93,15 +93,22 @@ def possible(
 ) -> Possible:
     """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
     when given). Raises BudgetExhausted when the budget runs out: never a partial answer."""
-    start = time.perf_counter()
     allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
+    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed)[0]
+
+
+def explore(
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None
+) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
+    """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
+    which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
+    start = time.perf_counter()
     search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed)
     try:
         values = search.possible()
-        result = search.result(values, time.perf_counter() - start)
+        return search.result(values, time.perf_counter() - start), values, list(search.solutions)
     finally:
         search.close()
-    return result
 
 
 def parse_candidates(puzzle: Puzzle, grid: Sequence[Sequence[Iterable[int] | int | None]]) -> Allowed:
