@@ -21,17 +21,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from stats import percentile  # noqa: E402  (benchmarks/stats.py, beside this script)
+
 from fillomino.commands.crosscheck import compare  # noqa: E402
 from fillomino.formats import iter_puzzle_files, read_puzzle  # noqa: E402
 from fillomino.solvers import Budget, uniqueness  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus-external"
 BACKENDS = ("cnf", "cpsat")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def select(paths: list[str], limit: int | None, per_size: int | None) -> list[tuple[Path, object]]:

@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from stats import percentile  # noqa: E402  (benchmarks/stats.py, beside this script)
+
 from fillomino.formats import iter_puzzle_files, read_puzzle  # noqa: E402
 from fillomino.solvers import Budget, Status, uniqueness  # noqa: E402
 
@@ -64,11 +66,6 @@ def check(puzzle, verdict) -> str:
         if got is Status.NONE:
             return "published puzzle has no answer"
     return ""
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def cells(shape: str) -> tuple[int, str]:
