@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
-from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, to_grid, validate_shape
+from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 from .solvers.base import Budget, Status
 
 GENERATOR_VERSION = "2"
@@ -315,12 +315,13 @@ class _Carver:
         from .solvers import BudgetExhausted
 
         self.calls += 1
-        status, other = self.oracle.check(sorted(held))
+        # the kept clues admit only the answer, so any other solution differs on the removal
+        status, other = self.oracle.check(sorted(held), must_differ=sorted(removal))
         if status == Status.UNKNOWN and local:
             return None
         if status == Status.UNKNOWN:
             self.fresh += 1
-            status, other = self._fresh(held)
+            status, other = self._fresh(held, removal)
         if status == Status.UNIQUE:
             return True
         if status == Status.MULTIPLE and other is not None:
@@ -331,19 +332,9 @@ class _Carver:
             "(give a larger --budget or none)"
         )
 
-    def _fresh(self, held: set[int]) -> tuple[Status, Grid | None]:
+    def _fresh(self, held: set[int], removal: set[int]) -> tuple[Status, Grid | None]:
         """The question asked of a new CNF model with the held clues pinned (exact, no size promise)."""
-        from .solvers import uniqueness
-
-        clues = [v if c in held else 0 for c, v in enumerate(self.values)]
-        verdict = uniqueness(Puzzle(self.shape.rows, self.shape.cols, tuple(clues)), backend="cnf",
-                             budget=self.budget)
-        if verdict.status == Status.MULTIPLE:
-            answer = to_grid(self.values, self.shape.cols)
-            return verdict.status, next(s for s in verdict.solutions if s != answer)
-        if verdict.status == Status.UNIQUE:
-            return verdict.status, None
-        return Status.UNKNOWN, None
+        return self.oracle.check_fresh(sorted(held), must_differ=sorted(removal), budget=self.budget)
 
     def _remember(self, other: Iterable[int], removal: set[int]) -> None:
         other = list(other)

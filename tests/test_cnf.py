@@ -183,3 +183,39 @@ def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, monke
                 assert flat(other) in truth and flat(other) != answer
     finally:
         oracle.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(data):
+    """Clues K unique for the answer, R taken out: the oracle (incremental or fresh), told that another
+    solution differs on R, says unique exactly when the brute force finds only the answer for K minus R;
+    and a second question with other cells must not see the first one's narrowing."""
+    rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
+    answers = every_answer(rows, cols)
+    answer = data.draw(st.sampled_from(answers))
+    grid = tuple(tuple(answer[r * cols : (r + 1) * cols]) for r in range(rows))
+    cells = range(rows * cols)
+    oracle = cnf.UniquenessOracle(grid)
+    try:
+        for _ in range(3):
+            kept = data.draw(st.sets(st.sampled_from(cells)))
+            if len([t for t in answers if all(t[i] == answer[i] for i in kept)]) != 1:
+                continue  # the narrowing is promised only for a unique K
+            removal = data.draw(st.sets(st.sampled_from(sorted(kept)), min_size=1)) if kept else set()
+            held = sorted(kept - removal)
+            truth = [t for t in answers if all(t[i] == answer[i] for i in held)]
+            for ask in (oracle.check, oracle.check_fresh):
+                status, other = ask(held, must_differ=sorted(removal))
+                if len(truth) == 1:
+                    assert status is Status.UNIQUE and other is None
+                else:
+                    assert status is Status.MULTIPLE
+                    assert flat(other) in truth and flat(other) != answer
+            status, _ = oracle.check(sorted(kept))  # the narrowing was for that question only
+            assert status is Status.UNIQUE
+            if len(truth) > 1:
+                status, other = oracle.check(held)
+                assert status is Status.MULTIPLE and flat(other) in truth
+    finally:
+        oracle.close()

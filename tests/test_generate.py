@@ -185,7 +185,12 @@ def test_questions_too_hard_for_the_oracle_go_to_a_fresh_model_and_give_the_same
     fresh_calls = []
     original = gen._Carver._fresh
     monkeypatch.setattr(gen, "ORACLE_CONFLICTS", 1)
-    monkeypatch.setattr(gen._Carver, "_fresh", lambda self, held: fresh_calls.append(1) or original(self, held))
+
+    def counted(self, held, removal):
+        fresh_calls.append(1)
+        return original(self, held, removal)
+
+    monkeypatch.setattr(gen._Carver, "_fresh", counted)
     for made in plain:
         again = generate(7, 7, made.seed)
         assert (again.puzzle.clues, again.solution) == (made.puzzle.clues, made.solution)

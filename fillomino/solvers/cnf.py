@@ -222,6 +222,12 @@ class UniquenessOracle:
     The answer is blocked once; each question is one incremental solve with the kept clues as
     assumptions. Exact: the explicit sizes cover every size in the answer, so any other solution,
     BIG regions included, is a real alternative.
+
+    ``must_differ`` (both ``check`` and ``check_fresh``) narrows a question the caller already half
+    knows: when the clues at ``clue_cells`` plus ``must_differ`` admit only the answer, every other
+    solution of ``clue_cells`` alone differs from the answer on some cell of ``must_differ``, so the
+    search may demand that. (A carver removing clues from a unique set always knows this; on a 20x20
+    it cut the fresh models' CPU time by a quarter, and a removed single cell becomes a unit clause.)
     """
 
     def __init__(self, solution: Grid, *, budget: Budget | None = None) -> None:
@@ -232,14 +238,50 @@ class UniquenessOracle:
         self.model.block(self.values)
         self.calls = 0
 
-    def check(self, clue_cells: Iterable[int]) -> tuple[Status, Grid | None]:
+    def check(self, clue_cells: Iterable[int], must_differ: Iterable[int] = ()) -> tuple[Status, Grid | None]:
         """(UNIQUE, None), (MULTIPLE, another solution) or (UNKNOWN, None) when the budget runs out."""
         self.calls += 1
         assumptions = [self.model.lit(c, self.values[c]) for c in clue_cells]
+        differ = [-self.model.lit(c, self.values[c]) for c in must_differ]
+        switch = None
+        if differ:  # a clause for this question only: switched on by an assumption, then retired
+            switch = self.model.pool.id()
+            self.model.add_clause([-switch, *differ])
+            assumptions.append(switch)
         try:
             ans = self.model.solve(assumptions, Deadline.after(self.budget.seconds, self.budget.conflicts))
         except Interrupted:
             return Status.UNKNOWN, None
+        finally:
+            if switch is not None:
+                self.model.add_clause([-switch])
+        if ans is None:
+            return Status.UNIQUE, None
+        return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
+
+    def check_fresh(
+        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), budget: Budget | None = None
+    ) -> tuple[Status, Grid | None]:
+        """The same question put to a new model built for these clues: pinned as units, with rooted
+        clue regions (see fillomino.encode.cnf). Costs a build, but on a hard, sparse question it is
+        many times faster than the long-lived model, whose clues are only assumptions."""
+        held = set(clue_cells)
+        clues = tuple(v if c in held else 0 for c, v in enumerate(self.values))
+        puzzle = Puzzle(self.rows, self.cols, clues)
+        budget = budget or Budget()
+        model = build_model(puzzle, max(self.values), None)  # every answer size explicit: no extras
+        try:
+            model.pin(clue_assumptions(model, puzzle))
+            model.block(self.values, [c for c in range(puzzle.size) if c not in held])
+            differ = [-model.lit(c, self.values[c]) for c in must_differ]
+            if differ:
+                model.add_clause(differ)
+            try:
+                ans = model.solve([], Deadline.after(budget.seconds, budget.conflicts))
+            except Interrupted:
+                return Status.UNKNOWN, None
+        finally:
+            model.close()
         if ans is None:
             return Status.UNIQUE, None
         return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
