@@ -157,7 +157,8 @@ def _run_engine(record: Record, puzzle: Puzzle, backend: str, budget: Budget) ->
 
     start = time.perf_counter()
     try:
-        verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts))
+        verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts),
+                             candidate=puzzle.solution)
     except Exception as exc:
         record.engines.append(EngineResult(backend, "error", time.perf_counter() - start))
         record.problems.append(f"{backend} engine failed: {type(exc).__name__}: {exc}")

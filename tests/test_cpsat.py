@@ -252,3 +252,23 @@ def test_large_external_board_is_decided_unique_with_its_stored_solution(externa
     verdict = uniqueness(puzzle, backend="cpsat", budget=Budget(seconds=60))
     assert verdict.status is Status.UNIQUE
     assert [list(row) for row in verdict.solutions[0]] == [list(row) for row in read_answer(str(path), puzzle)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_boards(), st.data())
+def test_a_candidate_solution_never_changes_the_verdict(board, data):
+    """uniqueness(candidate=...) with a true picture, a wrong grid or a grid of the wrong shape: the same
+    status as the brute force, and the solutions shown are real pictures."""
+    rows, cols, clues, top = board
+    if top is not None and any(v > top for v in clues):
+        return
+    expected = brute_pictures(rows, cols, clues, top)
+    n = rows * cols
+    choices = [tuple(data.draw(st.lists(st.integers(1, n), min_size=n, max_size=n))), (1,) * (n + 1)]
+    if expected:
+        choices.append(data.draw(st.sampled_from(sorted(expected))))
+    values = data.draw(st.sampled_from(choices))
+    candidate = tuple(tuple(values[r * cols : (r + 1) * cols]) for r in range(rows)) if len(values) == n else (values,)
+    verdict = uniqueness(Puzzle(rows, cols, tuple(clues)), backend="cpsat", max_size=top, candidate=candidate)
+    assert verdict.status is {0: Status.NONE, 1: Status.UNIQUE}.get(len(expected), Status.MULTIPLE)
+    assert all(flat(grid) in expected for grid in verdict.solutions)

@@ -37,6 +37,8 @@ class LabelModel:
     domains: list[list[int]]
     clue_literals: dict[int, Any] = field(default_factory=dict)
     """cell -> literal "this cell shows its clue", present only when clues are assumptions."""
+    fix_hints: bool = False
+    """Whether a solve must keep the hinted labels (checking a candidate picture)."""
 
 
 def label_domains(puzzle: Puzzle, max_size: int | None, clue_cells: Sequence[int] | None = None) -> list[list[int]]:

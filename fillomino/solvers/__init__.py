@@ -62,10 +62,18 @@ def uniqueness(
     max_size: int | None = None,
     budget: Budget | None = None,
     threads: int = 1,
+    candidate: Grid | None = None,
 ) -> Verdict:
-    """Unique, multiple (two solutions and where they differ), none (a minimal conflicting clue set) or unknown."""
+    """Unique, multiple (two solutions and where they differ), none (a minimal conflicting clue set) or unknown.
+
+    ``candidate`` is a grid believed to be a solution (a file's stored one). A backend may check it in
+    its own model and start from it instead of searching for a first solution; the verdict never
+    depends on it being right. CP-SAT uses it (that search is its slow half); CNF finds its own.
+    """
     validate_max_size(puzzle, max_size)
-    return get_backend(backend).uniqueness(puzzle, max_size=max_size, budget=budget or Budget(), threads=threads)
+    return get_backend(backend).uniqueness(
+        puzzle, max_size=max_size, budget=budget or Budget(), threads=threads, candidate=candidate
+    )
 
 
 def enumerate_solutions(

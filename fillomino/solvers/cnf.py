@@ -109,9 +109,15 @@ def solve(
 
 
 def uniqueness(
-    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1
+    puzzle: Puzzle,
+    *,
+    max_size: int | None = None,
+    budget: Budget | None = None,
+    threads: int = 1,
+    candidate: Grid | None = None,
 ) -> Verdict:
-    """Unique / multiple / none / unknown, with the evidence (see Verdict)."""
+    """Unique / multiple / none / unknown, with the evidence (see Verdict). ``candidate`` is not used:
+    the first solution costs this engine little next to the proof that there is no other."""
     start = time.perf_counter()
     try:
         verdict = _uniqueness(puzzle, max_size, budget or Budget())
