@@ -23,12 +23,28 @@ PARAMETERS = {
 }
 """Measured on the external corpus: a light presolve pays, SAT inprocessing (vivification) costs more
 than it saves."""
-STRATEGIES = ({"linearization_level": 0}, {"linearization_level": 2})
-"""Without the LP most puzzles go fastest; a few need the flow's LP relaxation (janko-496: 72 conflicts
-with it, over 600000 without). One worker alternates them in growing slices of deterministic time."""
+SMALLEST_LABEL_FIRST = {"search_branching": "PARTIAL_FIXED_SEARCH", "linearization_level": 0}
+OWN_BRANCHING = {"search_branching": "AUTOMATIC_SEARCH", "linearization_level": 0}
+WITH_LP = {"search_branching": "PARTIAL_FIXED_SEARCH", "linearization_level": 2}
+SEARCH_SCHEDULE = ((SMALLEST_LABEL_FIRST, 1.0), (OWN_BRANCHING, 1.0), (WITH_LP, 0.5))
+"""Looking for a picture: following the model's smallest-label-first strategy is what open boards need
+(CP-SAT's own branching wandered into huge labels: 66 s for a 4x4 with two clues), its own branching
+is what hard sparse puzzles need (janko-266 6 CPU s, penpuz-db09 11, noqx-url_9x9 17: all over 60
+with the other), and the flow's LP relaxation once settled janko-496 (now easy either way)."""
+PROVING_SCHEDULE = ((OWN_BRANCHING, 1.0),)
+"""Proving no other picture (the first one blocked and hinted): CP-SAT's own branching, in one solve.
+It is 2 to over 8 times faster than smallest-label-first on the 20x20 corpus (20x20-s0 10.5 CPU s, s2
+15.3: both over 90 with the other) and takes janko-266 from over 120 s to 5. The hint keeps it from
+wandering on open boards, where a second picture sits next to the first. Giving the other strategies
+even a tenth of each slice cost more than it saved: every fresh solve of a 20x20 spends 2-3 CPU s on
+loading and presolve before it searches."""
 FIRST_SLICE = 0.5
-"""Deterministic-time units (about a second of work): most 10x10 puzzles settle in the first slice."""
+"""Deterministic-time units (about a second of work) for a schedule's share 1.0: most 10x10 puzzles
+settle in the first slice. Each slice is a fresh solve, so big models get longer slices (see _first_slice)."""
 SLICE_GROWTH = 4
+CONSTRAINTS_PER_SLICE = 100_000
+"""Loading and presolving a model costs about 2 CPU s per fresh solve on a 20x20 (300000 constraints)
+whatever the slice, so the first slice grows with the model: FIRST_SLICE per this many constraints."""
 
 
 class _Allowance:
@@ -49,10 +65,7 @@ class _Allowance:
             raise BudgetExhausted("budget ran out before CP-SAT settled the question")
         solver.parameters.num_workers = max(1, threads)
         for name, value in {**PARAMETERS, **strategy}.items():
-            setattr(solver.parameters, name, value)
-        # Follow the model's label strategy (smallest label first) before the solver's own choices: the
-        # default alone wanders into huge labels on open boards (66 s for a 4x4 with two clues).
-        solver.parameters.search_branching = cp_model.PARTIAL_FIXED_SEARCH
+            setattr(solver.parameters, name, getattr(cp_model, value) if name == "search_branching" else value)
         if self.deadline is not None:
             solver.parameters.max_time_in_seconds = self.deadline - time.perf_counter()
         if self.conflicts is not None:
@@ -65,23 +78,28 @@ class _Allowance:
             self.conflicts -= max(1, solver.num_conflicts)
 
 
-def _search(lm: LabelModel, allowance: _Allowance, threads: int, assumptions: Sequence[Any] = ()) -> tuple[bool, Any]:
+def _search(
+    lm: LabelModel, allowance: _Allowance, threads: int, assumptions: Sequence[Any] = (), proving: bool = False
+) -> tuple[bool, Any]:
     """Run CP-SAT until it settles the question: (feasible?, the solver), else BudgetExhausted.
 
-    With several workers CP-SAT runs its own portfolio in one call. With one it alternates STRATEGIES
-    in slices of deterministic time that grow by SLICE_GROWTH, so the total stays within a small factor
-    of the better strategy, and runs are repeatable.
+    With several workers CP-SAT runs its own portfolio in one call (first strategy of the schedule).
+    With one it takes the strategies of the schedule (PROVING_SCHEDULE when ``proving``, for a model
+    that is expected to have no picture left, else SEARCH_SCHEDULE) in turn, each for its share of a slice
+    of deterministic time that grows by SLICE_GROWTH, so the total stays within a small factor of the
+    best strategy, and runs are repeatable.
     """
     from ortools.sat.python import cp_model
 
     lm.model.clear_assumptions()
     if assumptions:
         lm.model.add_assumptions(list(assumptions))
-    time_slice = None if threads > 1 else FIRST_SLICE
+    schedule = PROVING_SCHEDULE if proving else SEARCH_SCHEDULE
+    time_slice = None if threads > 1 or len(schedule) == 1 else _first_slice(lm)
     while True:
-        for strategy in STRATEGIES[:1] if threads > 1 else STRATEGIES:
+        for strategy, share in schedule[:1] if threads > 1 else schedule:
             solver = cp_model.CpSolver()
-            allowance.configure(solver, threads, strategy, time_slice)
+            allowance.configure(solver, threads, strategy, None if time_slice is None else time_slice * share)
             solver.parameters.fix_variables_to_their_hinted_value = lm.fix_hints
             status = solver.solve(lm.model)
             allowance.charge(solver)
@@ -94,9 +112,14 @@ def _search(lm: LabelModel, allowance: _Allowance, threads: int, assumptions: Se
         time_slice *= SLICE_GROWTH
 
 
-def _run(lm: LabelModel, allowance: _Allowance, threads: int) -> list[int] | None:
+def _first_slice(lm: LabelModel) -> float:
+    """FIRST_SLICE, longer for models so big that a fresh solve's set-up would dominate a short slice."""
+    return FIRST_SLICE * max(1.0, len(lm.model.proto.constraints) / CONSTRAINTS_PER_SLICE)
+
+
+def _run(lm: LabelModel, allowance: _Allowance, threads: int, proving: bool = False) -> list[int] | None:
     """Labels of one picture, or None when the model is infeasible. Raises BudgetExhausted."""
-    feasible, solver = _search(lm, allowance, threads)
+    feasible, solver = _search(lm, allowance, threads, proving=proving)
     return read_labels(solver, lm) if feasible else None
 
 
@@ -130,7 +153,10 @@ def uniqueness(
         else:
             verdict.solutions = [to_grid(first, puzzle.cols)]
             block_labelling(lm, first)
-            second = _run(lm, allowance, threads)
+            for x, v in zip(lm.labels, first, strict=True):
+                lm.model.add_hint(x, v)
+            second = _run(lm, allowance, threads, proving=True)
+            lm.model.clear_hints()
             if second is None:
                 verdict.status = Status.UNIQUE
             else:
