@@ -72,3 +72,18 @@ def test_solve_without_answer_exits_1(capsys):
 def test_plain_board_has_no_colour_when_not_a_terminal(capsys):
     code, out, _ = run(capsys, "solve", "fillomino:3x3:a2b234b")
     assert code == 0 and "\x1b[" not in out and "┃" in out
+
+
+def test_stored_solution_is_only_a_starting_point(capsys, tmp_path):
+    # CP-SAT starts from a file's stored solution; a wrong one must not change the verdict
+    right = tmp_path / "right.txt"
+    right.write_text("genre: fillomino\ngrid:\n.2.\n.23\n4..\nsolution:\n423\n423\n443\n")
+    code, out, _ = run(capsys, "unique", str(right), "--backend", "cpsat", "--json")
+    assert code == 0 and json.loads(out)["solutions"] == [[[4, 2, 3], [4, 2, 3], [4, 4, 3]]]
+
+    wrong = tmp_path / "wrong.txt"  # ambiguous clues, and a stored "solution" that breaks the rules
+    wrong.write_text("genre: fillomino\ngrid:\n.2.\n.23\n...\nsolution:\n123\n233\n111\n")
+    code, out, _ = run(capsys, "unique", str(wrong), "--backend", "cpsat", "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["status"] == "multiple"
+    assert [[1, 2, 3], [2, 3, 3], [1, 1, 1]] not in doc["solutions"]
