@@ -272,3 +272,36 @@ def test_a_candidate_solution_never_changes_the_verdict(board, data):
     verdict = uniqueness(Puzzle(rows, cols, tuple(clues)), backend="cpsat", max_size=top, candidate=candidate)
     assert verdict.status is {0: Status.NONE, 1: Status.UNIQUE}.get(len(expected), Status.MULTIPLE)
     assert all(flat(grid) in expected for grid in verdict.solutions)
+
+
+def test_a_large_clue_on_an_open_board_gets_its_label_domains_at_once():
+    # The distance layers once kept a cell once per shortest path to it: on 30x30 with one clue of 400
+    # that is over 10^8 copies (label_domains never returned); janko-240 took 128 s to build, now 28.
+    clues = [0] * 900
+    clues[15 * 30 + 15] = 400
+    domains = label_domains(Puzzle(30, 30, tuple(clues)), None)
+    assert domains[15 * 30 + 15] == [400]
+    # every other cell: any size its 899-cell open area allows, 400 included (the corner is 30 steps away)
+    assert all(d == list(range(1, 900)) for i, d in enumerate(domains) if i != 15 * 30 + 15)
+
+
+def test_building_a_model_stops_when_its_check_says_so():
+    # a budget must hold while a big model is built (janko-240: 28 s of encoding), not only between solves
+    from fillomino.encode.cpsat import build_model
+
+    puzzle = read_puzzle("fillomino:3x3:a2b234b")
+    calls = []
+
+    def check():
+        calls.append(1)
+        if len(calls) == 5:
+            raise BudgetExhausted("stop")
+
+    with pytest.raises(BudgetExhausted):
+        build_model(puzzle, None, check=check)
+    assert len(calls) == 5  # one call per part and per clue region: 4 parts, then the first clue region
+
+
+def test_a_budget_spent_before_the_model_is_built_gives_unknown():
+    verdict = uniqueness(read_puzzle("fillomino:3x3:a2b234b"), backend="cpsat", budget=Budget(seconds=1e-9))
+    assert verdict.status == Status.UNKNOWN

@@ -11,7 +11,7 @@ clue regions, label counts) only speed up the search: each holds in every pictur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,9 +107,13 @@ def _within(start: int, allowed: list[bool], steps: int, nbrs: list[list[int]]) 
     dist = {start: 0}
     frontier = [start]
     for d in range(1, steps + 1):
-        frontier = [t for c in frontier for t in nbrs[c] if allowed[t] and t not in dist]
-        for t in frontier:
-            dist[t] = d
+        reached = []
+        for c in frontier:
+            for t in nbrs[c]:
+                if allowed[t] and t not in dist:
+                    dist[t] = d  # at once: a cell next to two frontier cells is reached once
+                    reached.append(t)
+        frontier = reached
     return dist
 
 
@@ -119,12 +123,14 @@ def build_model(
     *,
     clue_cells: Sequence[int] | None = None,
     assume_clues: bool = False,
+    check: Callable[[], None] | None = None,
 ) -> LabelModel:
     """The CP-SAT model of ``puzzle`` (labels capped at ``max_size`` when given).
 
     Only the clues at ``clue_cells`` (default: all) are imposed. With ``assume_clues`` they are not fixed
     but tied to literals in ``clue_literals`` for use as assumptions; the domains then ignore the clues,
-    so dropping an assumption is exactly dropping that clue.
+    so dropping an assumption is exactly dropping that clue. ``check`` is called between the parts of
+    the build and may raise to stop it (a budget: big clues on a big board take seconds to encode).
     """
     from ortools.sat.python import cp_model
 
@@ -136,13 +142,16 @@ def build_model(
         model = cp_model.CpModel()
         model.add_bool_or([])  # some cell can take no label at all: no picture
         return LabelModel(model, puzzle, [], [], domains)
+    check = check or (lambda: None)
     m = _Builder(cp_model.CpModel(), puzzle, domains, top)
-    m.labels()
-    m.same_region_edges()
-    m.roots_and_flow()
+    for part in (m.labels, m.same_region_edges, m.roots_and_flow):
+        check()
+        part()
+    check()
     m.small_shape_clauses(SHAPE_CELLS)
     if not assume_clues:
         for c in clued:
+            check()
             m.clue_region(c, puzzle.clues[c])
         m.link_clue_regions()
         m.labels_need_a_clue_region(clued)
@@ -297,9 +306,13 @@ class _Builder:
         dist = {c: 0}
         frontier = [c]
         for d in range(1, w):
-            frontier = [t for a in frontier for t in nbrs[a] if t not in dist and w in lit[t]]
-            for t in frontier:
-                dist[t] = d
+            reached = []
+            for a in frontier:
+                for t in nbrs[a]:
+                    if t not in dist and w in lit[t]:
+                        dist[t] = d  # at once: a cell next to two frontier cells is reached once
+                        reached.append(t)
+            frontier = reached
         layer = {c: model.new_constant(1)}
         for d in range(1, w):
             nxt = {}

@@ -59,11 +59,15 @@ class _Allowance:
         late = self.deadline is not None and time.perf_counter() >= self.deadline
         return late or (self.conflicts is not None and self.conflicts <= 0)
 
+    def check(self) -> None:
+        """Raise BudgetExhausted once the budget is spent (between solves, and while building a model)."""
+        if self.exhausted():
+            raise BudgetExhausted("budget ran out before CP-SAT settled the question")
+
     def configure(self, solver: Any, threads: int, strategy: dict, time_slice: float | None) -> None:
         from ortools.sat.python import cp_model
 
-        if self.exhausted():
-            raise BudgetExhausted("budget ran out before CP-SAT settled the question")
+        self.check()
         solver.parameters.num_workers = max(1, threads)
         for name, value in {**PARAMETERS, **strategy}.items():
             setattr(solver.parameters, name, getattr(cp_model, value) if name == "search_branching" else value)
@@ -126,7 +130,8 @@ def _run(lm: LabelModel, allowance: _Allowance, threads: int, proving: bool = Fa
 
 def solve(puzzle: Puzzle, *, max_size: int | None, budget: Budget, threads: int = 1) -> Grid | None:
     """One picture, or None when there is none. Raises BudgetExhausted when the budget runs out."""
-    labels = _run(build_model(puzzle, max_size), _Allowance(budget), threads)
+    allowance = _Allowance(budget)
+    labels = _run(build_model(puzzle, max_size, check=allowance.check), allowance, threads)
     return None if labels is None else to_grid(labels, puzzle.cols)
 
 
@@ -144,7 +149,7 @@ def uniqueness(
     allowance = _Allowance(budget)
     verdict = Verdict(Status.UNKNOWN, max_size=max_size, backend=NAME)
     try:
-        lm = build_model(puzzle, max_size)
+        lm = build_model(puzzle, max_size, check=allowance.check)
         first = _checked(lm, candidate, allowance, threads) if candidate is not None else None
         if first is None:
             first = _run(lm, allowance, threads)
@@ -191,7 +196,7 @@ def _checked(lm: LabelModel, candidate: Grid, allowance: _Allowance, threads: in
 def enumerate_solutions(puzzle: Puzzle, *, max_size: int | None, budget: Budget) -> Iterator[Grid]:
     """Every picture exactly once (blocking on labels). Raises BudgetExhausted if the budget runs out."""
     allowance = _Allowance(budget)
-    lm = build_model(puzzle, max_size)
+    lm = build_model(puzzle, max_size, check=allowance.check)
     while (labels := _run(lm, allowance, 1)) is not None:
         yield to_grid(labels, puzzle.cols)
         block_labelling(lm, labels)
@@ -207,7 +212,7 @@ def minimal_conflict(puzzle: Puzzle, max_size: int | None, allowance: _Allowance
     allowance = allowance or _Allowance(Budget())
     conflict = puzzle.clue_cells()
     try:
-        lm = build_model(puzzle, max_size, assume_clues=True)
+        lm = build_model(puzzle, max_size, assume_clues=True, check=allowance.check)
         index_to_cell = {lit.index: cell for cell, lit in lm.clue_literals.items()}
         feasible, solver = _search(lm, allowance, 1, [lm.clue_literals[i] for i in conflict])
         if not feasible:
@@ -215,7 +220,7 @@ def minimal_conflict(puzzle: Puzzle, max_size: int | None, allowance: _Allowance
             conflict = sorted(index_to_cell[k] for k in core if k in index_to_cell)
         for cell in list(conflict):
             trial = [i for i in conflict if i != cell]
-            if _run(build_model(puzzle, max_size, clue_cells=trial), allowance, 1) is None:
+            if _run(build_model(puzzle, max_size, clue_cells=trial, check=allowance.check), allowance, 1) is None:
                 conflict = trial
     except BudgetExhausted:
         pass
