@@ -31,15 +31,16 @@ SEARCH_SCHEDULE = ((SMALLEST_LABEL_FIRST, 1.0), (OWN_BRANCHING, 1.0), (WITH_LP, 
 (CP-SAT's own branching wandered into huge labels: 66 s for a 4x4 with two clues), its own branching
 is what hard sparse puzzles need (janko-266 6 CPU s, penpuz-db09 11, noqx-url_9x9 17: all over 60
 with the other), and the flow's LP relaxation once settled janko-496 (now easy either way)."""
-PROVING_SCHEDULE = ((OWN_BRANCHING, 1.0),)
-"""Proving no other picture (the first one blocked and hinted): CP-SAT's own branching, in one solve.
-It is 2 to over 8 times faster than smallest-label-first on the 20x20 corpus (blocked proof alone:
-20x20-s0 10.5 CPU s, s2 15.3, both over 90 with the other) and takes janko-266 from over 120 s to 5;
-the hint keeps it from wandering on open boards, where a second picture sits next to the first. Some
-proofs need the LP instead (janko-779: 277 conflicts with it, millions without), but alternating with
-the LP (share 0.5) restarts the proof every slice, and each fresh solve of a 20x20 spends 2-3 CPU s
-loading and presolving: it doubled `certify --both` on the corpus (1647 -> 3038 CPU s, 20x20-s7 216 ->
-617 s) for that one external puzzle, so the proof runs alone."""
+PROVING_SCHEDULE = ((OWN_BRANCHING, 1.0), (WITH_LP, 0.5))
+"""Proving no other picture (the first one blocked and hinted): CP-SAT's own branching is 2 to over 8
+times faster than smallest-label-first on the 20x20 corpus (blocked proof alone: 20x20-s0 10.5 CPU s,
+s2 15.3, both over 90 with the other) and takes janko-266 from over 120 s to 5; the hint keeps it from
+wandering on open boards, where a second picture sits next to the first. Some proofs need the LP
+instead (janko-779: 277 conflicts with it, millions without; janko-068, -218, -222, -227 run out of 60 s
+without it). The price of alternating: every slice restarts the proof, and a fresh solve of a 20x20
+spends 2-3 CPU s loading and presolving, so `certify --both` on the corpus takes 3038 CPU s instead of
+1647 with own branching alone (20x20-s7 617 s instead of 216). Smallest-label-first without the LP won
+no proof measured, so it gets no share here."""
 FIRST_SLICE = 0.5
 """Deterministic-time units (about a second of work) for a schedule's share 1.0: most 10x10 puzzles
 settle in the first slice. Each slice is a fresh solve, so big models get longer slices (see _first_slice)."""
