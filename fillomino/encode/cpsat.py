@@ -303,16 +303,7 @@ class _Builder:
         walled in too early fails at once (the "room" argument a solver needs for large clues).
         """
         model, same, nbrs, lit = self.model, self.same, self.nbrs, self.lit
-        dist = {c: 0}
-        frontier = [c]
-        for d in range(1, w):
-            reached = []
-            for a in frontier:
-                for t in nbrs[a]:
-                    if t not in dist and w in lit[t]:
-                        dist[t] = d  # at once: a cell next to two frontier cells is reached once
-                        reached.append(t)
-            frontier = reached
+        dist = _within(c, [w in lit[i] for i in range(self.n)], w - 1, nbrs)
         layer = {c: model.new_constant(1)}
         for d in range(1, w):
             nxt = {}
