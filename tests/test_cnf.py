@@ -185,12 +185,15 @@ def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, monke
         oracle.close()
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.parametrize("escalate", [0, cnf.FRESH_ESCALATE_AFTER], ids=["fresh-strong", "fresh-default"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(data):
+def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(escalate, monkeypatch, data):
     """Clues K unique for the answer, R taken out: the oracle (incremental or fresh), told that another
     solution differs on R, says unique exactly when the brute force finds only the answer for K minus R;
-    and a second question with other cells must not see the first one's narrowing."""
+    and a second question with other cells must not see the first one's narrowing. The fresh model
+    is asked with its rooted clue regions from the start and with the shipped escalation."""
+    monkeypatch.setattr(cnf, "FRESH_ESCALATE_AFTER", escalate)
     rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
     answers = every_answer(rows, cols)
     answer = data.draw(st.sampled_from(answers))
@@ -219,3 +222,21 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(data):
                 assert status is Status.MULTIPLE and flat(other) in truth
     finally:
         oracle.close()
+
+
+def test_escalate_after_is_per_model_and_overrides_the_module_setting():
+    """None adds the rooted regions up front; a large allowance leaves an easy search without them;
+    both give the same answer (the clauses are redundant)."""
+    puzzle = Puzzle.from_grid([[4, 0, 0, 0], [0, 0, 0, 4], [5, 0, 0, 0], [0, 0, 0, 0]])
+    answers = []
+    for escalate, strong in ((None, True), (10**9, False)):
+        model = cnf.build_model(puzzle, 9, None, escalate_after=escalate)
+        try:
+            model.pin(cnf.clue_assumptions(model, puzzle))
+            assert model.strong is strong
+            ans = model.solve()
+            assert model.strong is strong
+            answers.append(ans.concrete if ans else None)
+        finally:
+            model.close()
+    assert all(a is not None and is_solution(puzzle, a) for a in answers)

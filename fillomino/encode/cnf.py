@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
@@ -97,6 +98,7 @@ class CnfModel:
     ``explicit`` is K, the sizes every cell may take by name. ``extra`` maps a size v > K to the
     cells allowed to take it (those that can reach a v clue). ``big`` adds the BIG label; without
     it sizes are capped at K and larger regions are assumed away (the ``--max-size`` promise).
+    ``escalate_after`` overrides ESCALATE_AFTER for this model.
     """
 
     def __init__(
@@ -109,8 +111,10 @@ class CnfModel:
         clue_cells: dict[int, set[int]] | None = None,
         big: bool = True,
         solver: str = DEFAULT_SOLVER,
+        escalate_after: int | None | Literal["default"] = "default",
     ) -> None:
         self.rows, self.cols = rows, cols
+        self.escalate_after = ESCALATE_AFTER if escalate_after == "default" else escalate_after
         self.n = rows * cols
         self.k = min(explicit, self.n)
         self.has_big = big and self.k < self.n
@@ -169,7 +173,7 @@ class CnfModel:
                 else:
                     add([-x, *same])
         self._rooted_sizes(explicit=False)
-        if ESCALATE_AFTER is None:
+        if self.escalate_after is None:
             self.strengthen()
 
     def strengthen(self) -> None:
@@ -244,8 +248,8 @@ class CnfModel:
         self.calls += 1
         while True:
             limit = None
-            if not self.strong and ESCALATE_AFTER is not None:
-                limit = ESCALATE_AFTER - self.solver.accum_stats().get("conflicts", 0)
+            if not self.strong and self.escalate_after is not None:
+                limit = self.escalate_after - self.solver.accum_stats().get("conflicts", 0)
                 if limit <= 0:
                     self.strengthen()
                     limit = None

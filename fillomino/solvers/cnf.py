@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ..encode.cnf import CnfModel, Deadline, Interrupted
 from ..encode.cnf import reach as _reach
@@ -18,6 +19,14 @@ from .base import Budget, Status, Verdict, differing_cells
 DEFAULT_K = 9
 """Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
 
+FRESH_ESCALATE_AFTER = 100_000
+"""Conflicts before a carving question's fresh model adds its rooted clue regions (``strengthen``).
+Carving questions are near-minimal generated puzzles: there the rooted regions (0.3-0.7 M clauses
+on 20x20-30x30) slowed most searches more than they shortened them. Replaying every fresh question
+of three carvings, CPU s in all, escalating at 2,000 conflicts (as ``uniqueness`` does) / 100,000 /
+never: 30x30 seed 0 (25 questions) 100 / 41 / 38, 20x20 seed 4 50 / 43 / 36, 20x20 seed 5 38 / 62 / 63.
+The clauses are kept for the rare question that runs long."""
+
 
 def _budget_error():
     from . import BudgetExhausted
@@ -25,16 +34,17 @@ def _budget_error():
     return BudgetExhausted("the budget ran out before the question was settled: the answer is unknown")
 
 
-def build_model(puzzle: Puzzle, k: int, max_size: int | None) -> CnfModel:
-    """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues."""
+def build_model(puzzle: Puzzle, k: int, max_size: int | None, **options: Any) -> CnfModel:
+    """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues.
+    ``options`` go to CnfModel (e.g. ``escalate_after``)."""
     clue_cells: dict[int, set[int]] = {}
     for c, v in enumerate(puzzle.clues):
         if v:
             clue_cells.setdefault(v, set()).add(c)
     if max_size is not None:
-        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False)
+        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False, **options)
     extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in clue_cells if v > k}
-    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells)
+    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells, **options)
 
 
 def clue_assumptions(model: CnfModel, puzzle: Puzzle) -> list[int]:
@@ -269,13 +279,15 @@ class UniquenessOracle:
         self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), budget: Budget | None = None
     ) -> tuple[Status, Grid | None]:
         """The same question put to a new model built for these clues: pinned as units, with rooted
-        clue regions (see fillomino.encode.cnf). Costs a build, but on a hard, sparse question it is
-        many times faster than the long-lived model, whose clues are only assumptions."""
+        clue regions only after FRESH_ESCALATE_AFTER conflicts (see fillomino.encode.cnf). Costs a
+        build, but on a hard, sparse question it is many times faster than the long-lived model,
+        whose clues are only assumptions."""
         held = set(clue_cells)
         clues = tuple(v if c in held else 0 for c, v in enumerate(self.values))
         puzzle = Puzzle(self.rows, self.cols, clues)
         budget = budget or Budget()
-        model = build_model(puzzle, max(self.values), None)  # every answer size explicit: no extras
+        # every answer size explicit: no extras
+        model = build_model(puzzle, max(self.values), None, escalate_after=FRESH_ESCALATE_AFTER)
         try:
             model.pin(clue_assumptions(model, puzzle))
             model.block(self.values, [c for c in range(puzzle.size) if c not in held])
