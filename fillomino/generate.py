@@ -195,11 +195,12 @@ def carve(
             close()
 
 
-ORACLE_CONFLICTS = 2_000
+ORACLE_CONFLICTS = 10_000
 """Conflicts the incremental oracle may spend on one question before a fresh CNF model (clues pinned
 as units, see UniquenessOracle.check_fresh) settles it instead. Either way the answer is exact, so
-the puzzle does not depend on this number; only the time does. The long-lived oracle's conflicts
-grow costly on big grids (10,000 took ~2 CPU s on 30x30), so it hands hard questions on early."""
+the puzzle does not depend on this number; only the time does. (The long-lived oracle's conflicts
+grow costly on big grids, 10,000 took ~2 CPU s on 30x30; 2,000 was tried with the fresh-model change
+described at FRESH_ESCALATE_AFTER and reverted with it.)"""
 
 LOCAL_RADIUS = 5
 """Cells within this many steps of a removed clue may change in the quick local question."""

@@ -19,13 +19,12 @@ from .base import Budget, Status, Verdict, differing_cells
 DEFAULT_K = 9
 """Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
 
-FRESH_ESCALATE_AFTER = 100_000
-"""Conflicts before a carving question's fresh model adds its rooted clue regions (``strengthen``).
-Carving questions are near-minimal generated puzzles: there the rooted regions (0.3-0.7 M clauses
-on 20x20-30x30) slowed most searches more than they shortened them. Replaying every fresh question
-of three carvings, CPU s in all, escalating at 2,000 conflicts (as ``uniqueness`` does) / 100,000 /
-never: 30x30 seed 0 (25 questions) 100 / 41 / 38, 20x20 seed 4 50 / 43 / 36, 20x20 seed 5 38 / 62 / 63.
-The clauses are kept for the rare question that runs long."""
+FRESH_ESCALATE_AFTER = 2_000
+"""Conflicts before a carving question's fresh model adds its rooted clue regions (``strengthen``);
+the same as ``uniqueness`` uses. On 30x30 those regions are 0.67 M clauses and waiting 100,000
+conflicts made seed 0 86 instead of 143 CPU s, but on an idle machine 20x20 got slower with it (seed 7
+400 s instead of 277, table median 11.9 s instead of 9.5), so it stays here until a clean A/B says
+otherwise (``benchmarks/generate_settings.py``, knob ``fresh_escalate``)."""
 
 
 def _budget_error():
