@@ -22,9 +22,9 @@ DEFAULT_K = 9
 FRESH_ESCALATE_AFTER = 2_000
 """Conflicts before a carving question's fresh model adds its rooted clue regions (``strengthen``);
 the same as ``uniqueness`` uses. On 30x30 those regions are 0.67 M clauses and waiting 100,000
-conflicts made seed 0 86 instead of 143 CPU s, but on an idle machine 20x20 got slower with it (seed 7
-400 s instead of 277, table median 11.9 s instead of 9.5), so it stays here until a clean A/B says
-otherwise (``benchmarks/generate_settings.py``, knob ``fresh_escalate``)."""
+conflicts made seed 0 86 instead of 143 CPU s, but the 20x20 table with it had a median of 11.9 s
+instead of 9.5 (the machine was not idle for either), so it stays here until a clean A/B settles it
+(``benchmarks/generate_settings.py``, knob ``fresh_escalate``; docs/benchmarks.md, Generator)."""
 
 
 def _budget_error():
