@@ -226,7 +226,7 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(escala
 
 def test_escalate_after_is_per_model_and_overrides_the_module_setting():
     """None adds the rooted regions up front; a large allowance leaves an easy search without them;
-    both give the same answer (the clauses are redundant)."""
+    either way the answer is a solution (the clauses are redundant)."""
     puzzle = Puzzle.from_grid([[4, 0, 0, 0], [0, 0, 0, 4], [5, 0, 0, 0], [0, 0, 0, 0]])
     answers = []
     for escalate, strong in ((None, True), (10**9, False)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Literal
 
 from ..encode.cnf import CnfModel, Deadline, Interrupted
 from ..encode.cnf import reach as _reach
@@ -33,17 +33,21 @@ def _budget_error():
     return BudgetExhausted("the budget ran out before the question was settled: the answer is unknown")
 
 
-def build_model(puzzle: Puzzle, k: int, max_size: int | None, **options: Any) -> CnfModel:
+def build_model(
+    puzzle: Puzzle, k: int, max_size: int | None, escalate_after: int | None | Literal["default"] = "default"
+) -> CnfModel:
     """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues.
-    ``options`` go to CnfModel (e.g. ``escalate_after``)."""
+    ``escalate_after`` as in CnfModel."""
     clue_cells: dict[int, set[int]] = {}
     for c, v in enumerate(puzzle.clues):
         if v:
             clue_cells.setdefault(v, set()).add(c)
     if max_size is not None:
-        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False, **options)
+        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False,
+                        escalate_after=escalate_after)
     extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in clue_cells if v > k}
-    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells, **options)
+    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells,
+                    escalate_after=escalate_after)
 
 
 def clue_assumptions(model: CnfModel, puzzle: Puzzle) -> list[int]:
