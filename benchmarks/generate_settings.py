@@ -3,15 +3,19 @@
 Run from the repo root:
     python benchmarks/generate_settings.py --size 20x20 --seeds 0-9 \
         --old fresh_escalate=2000,oracle_conflicts=10000 --new fresh_escalate=100000,oracle_conflicts=2000
+    python benchmarks/generate_settings.py --size 30x30 --seeds 0-2 --old threads=1 --new threads=2
 
 Both settings only move work between exact engines, so each seed must give the same puzzle under both
-(checked). Prints CPU seconds per seed and, per setting, the sum and median. Interleaving keeps a
-noisy machine's drift out of the ratio; compare the two columns of one run, not runs with each other.
+(checked). Prints wall and CPU seconds per seed (CPU counts racing child processes too) and, per
+setting, the sums and medians. Interleaving keeps a noisy machine's drift out of the ratio; compare
+the two columns of one run, not runs with each other. (`fresh_escalate` sets the one-process fresh
+model, the first of FRESH_WAYS; `threads` is generate()'s argument.)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -24,9 +28,11 @@ from fillomino import generate as gen  # noqa: E402
 from fillomino.solvers import cnf as cnf_backend  # noqa: E402
 
 KNOBS = {
-    "fresh_escalate": (cnf_backend, "FRESH_ESCALATE_AFTER"),
+    "fresh_escalate": None,
     "oracle_conflicts": (gen, "ORACLE_CONFLICTS"),
+    "threads": None,
 }
+SHIPPED_WAYS = cnf_backend.FRESH_WAYS
 
 
 def parse_setting(text: str) -> dict[str, int]:
@@ -47,10 +53,23 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
+def shipped() -> dict[str, int]:
+    return {"fresh_escalate": SHIPPED_WAYS[0][1], "oracle_conflicts": gen.ORACLE_CONFLICTS, "threads": 1}
+
+
 def apply(setting: dict[str, int]) -> None:
     for key, value in setting.items():
-        module, name = KNOBS[key]
-        setattr(module, name, value)
+        if key == "fresh_escalate":
+            cnf_backend.FRESH_WAYS = ((SHIPPED_WAYS[0][0], value), *SHIPPED_WAYS[1:])
+        elif KNOBS[key] is not None:
+            module, name = KNOBS[key]
+            setattr(module, name, value)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the racers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def main() -> None:
@@ -61,23 +80,27 @@ def main() -> None:
     ap.add_argument("--new", default="")
     args = ap.parse_args()
     rows, cols = map(int, args.size.lower().split("x"))
-    shipped = {key: getattr(*KNOBS[key]) for key in KNOBS}
-    settings = {"old": {**shipped, **parse_setting(args.old)}, "new": {**shipped, **parse_setting(args.new)}}
-    times: dict[str, list[float]] = {name: [] for name in settings}
+    base = shipped()
+    settings = {"old": {**base, **parse_setting(args.old)}, "new": {**base, **parse_setting(args.new)}}
+    wall: dict[str, list[float]] = {name: [] for name in settings}
+    cpu: dict[str, list[float]] = {name: [] for name in settings}
     for seed in parse_seeds(args.seeds):
         puzzles = set()
         for name, setting in settings.items():
             apply(setting)
-            start = time.process_time()
-            made = gen.generate(rows, cols, seed)
-            times[name].append(time.process_time() - start)
+            start, start_cpu = time.perf_counter(), cpu_seconds()
+            made = gen.generate(rows, cols, seed, threads=setting["threads"])
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(cpu_seconds() - start_cpu)
             puzzles.add(made.puzzle.clues)
         if len(puzzles) != 1:
             raise SystemExit(f"seed {seed}: the two settings gave different puzzles (they must not)")
-        print(f"{args.size} seed {seed}: " + ", ".join(f"{n} {t[-1]:.1f} s" for n, t in times.items()), flush=True)
-    for name, values in times.items():
-        print(f"{name} {settings[name]}: sum {sum(values):.1f} CPU s, median {statistics.median(values):.1f}")
-    apply(shipped)
+        print(f"{args.size} seed {seed}: "
+              + ", ".join(f"{n} {wall[n][-1]:.1f} s ({cpu[n][-1]:.1f} CPU)" for n in settings), flush=True)
+    for name in settings:
+        print(f"{name} {settings[name]}: wall sum {sum(wall[name]):.1f} s, median {statistics.median(wall[name]):.1f}; "
+              f"CPU sum {sum(cpu[name]):.1f} s, median {statistics.median(cpu[name]):.1f}")
+    apply(base)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ def generate(
     min_clues: int | None = None,
     max_clues: int | None = None,
     budget: Budget | None = None,
+    threads: int = 1,
 ) -> Generated:
     """A unique puzzle from ``seed``: the same version, seed and options give the same puzzle anywhere.
 
@@ -64,8 +65,12 @@ def generate(
     Carving stops once ``min_clues`` clues are left; an answer that ends with more than
     ``max_clues`` is dropped for the next one (up to MAX_ATTEMPTS). ``budget`` (a solvers.Budget)
     limits each uniqueness question; if one runs out, BudgetExhausted is raised rather than guessed.
+    ``threads`` > 1 lets hard questions race differently tuned solvers in that many processes: faster
+    on big grids, and the same puzzle (every answer is exact, whoever gives it).
     """
     validate_shape(rows, cols)
+    if threads < 1:
+        raise FillominoError(f"threads must be at least 1, got {threads}")
     cap = min(max_size, rows * cols)
     size_table(cap, size_weights)  # refuse bad weights before any work
     orbits = symmetry_orbits(rows, cols, symmetry)
@@ -76,7 +81,7 @@ def generate(
         rng = Stream(f"fillomino-generate|{GENERATOR_VERSION}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
         kept, calls = carve(answer, rng, orbits, clue_every_region=clue_every_region, min_clues=min_clues,
-                            budget=budget)
+                            budget=budget, threads=threads)
         checks += calls
         if max_clues is None or len(kept) <= max_clues:
             values = flatten(answer)
@@ -167,6 +172,7 @@ def carve(
     clue_every_region: bool = False,
     min_clues: int | None = None,
     budget: Budget | None = None,
+    threads: int = 1,
 ) -> tuple[list[int], int]:
     """The clue cells left after carving ``answer`` (every cell a clue at first), and the engine calls.
 
@@ -180,13 +186,13 @@ def carve(
     uniqueness. Orbits skipped because of ``clue_every_region`` or ``min_clues`` are exempt.
     """
     from .solvers import Budget
-    from .solvers.cnf import UniquenessOracle
+    from .solvers.cnf import UniquenessOracle, fresh_ways
 
     budget = budget or Budget()
     quick = Budget(budget.seconds, min(ORACLE_CONFLICTS, budget.conflicts or ORACLE_CONFLICTS))
     oracle = UniquenessOracle(answer, budget=quick)
     try:
-        carver = _Carver(answer, oracle, clue_every_region, min_clues, budget)
+        carver = _Carver(answer, oracle, clue_every_region, min_clues, budget, fresh_ways(threads))
         carver.run(rng.shuffle([list(o) for o in orbits]))
         return sorted(carver.kept), carver.calls
     finally:
@@ -232,10 +238,17 @@ class _Carver:
     """
 
     def __init__(
-        self, answer: Grid, oracle, clue_every_region: bool, min_clues: int | None, budget: Budget | None = None
+        self,
+        answer: Grid,
+        oracle,
+        clue_every_region: bool,
+        min_clues: int | None,
+        budget: Budget | None = None,
+        ways: Sequence[tuple[str, int | None]] | None = None,
     ) -> None:
         self.values = flatten(answer)
         self.budget = budget
+        self.ways = ways
         rows, cols = len(answer), len(answer[0])
         self.oracle = oracle
         self.shape = Puzzle.empty(rows, cols)
@@ -336,7 +349,8 @@ class _Carver:
 
     def _fresh(self, held: set[int], removal: set[int]) -> tuple[Status, Grid | None]:
         """The question asked of a new CNF model with the held clues pinned (exact, no size promise)."""
-        return self.oracle.check_fresh(sorted(held), must_differ=sorted(removal), budget=self.budget)
+        return self.oracle.check_fresh(sorted(held), must_differ=sorted(removal), budget=self.budget,
+                                       ways=self.ways)
 
     def _remember(self, other: Iterable[int], removal: set[int]) -> None:
         other = list(other)

@@ -197,6 +197,17 @@ def test_questions_too_hard_for_the_oracle_go_to_a_fresh_model_and_give_the_same
     assert len(fresh_calls) > 30
 
 
+def test_racing_fresh_models_in_two_processes_gives_the_same_puzzle(monkeypatch):
+    """threads=2 races the fresh models of RACING_WAYS; whichever answers, the puzzle is the same."""
+    import fillomino.generate as gen
+
+    monkeypatch.setattr(gen, "ORACLE_CONFLICTS", 1)  # most questions go to the fresh models
+    for seed in range(2):
+        one = generate(7, 7, seed)
+        two = generate(7, 7, seed, threads=2)
+        assert (two.puzzle.clues, two.solution) == (one.puzzle.clues, one.solution)
+
+
 def test_1x1_needs_no_clue():
     made = generate(1, 1, 0)
     assert made.puzzle.clues == (0,) and made.solution == ((1,),)
@@ -410,6 +421,7 @@ def test_formats_id_and_url_print_one_line_each(capsys):
     (["--size", "6x5", "--symmetry", "rot90"], "square"),
     (["--size-weights", "1,x"], "size-weights"),
     (["--count", "0"], "--count"),
+    (["--threads", "0"], "--threads"),
 ])
 def test_cli_errors_are_one_line_and_exit_2(argv, message, capsys):
     assert main(["generate", *argv]) == 2

@@ -43,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-clues", type=int, metavar="N", help="drop answers that keep more than N clues")
     p.add_argument("--budget", metavar="LIMIT",
                    help="limit for each uniqueness question ('5s' or '100000c'); running out is an error")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="processes for the hardest uniqueness questions, which then race differently tuned "
+                   "solvers (faster on big grids; the puzzle is the same; default: 1)")
     p.add_argument("--no-timing", action="store_true",
                    help="leave the seconds line out of text/JSON files, so reruns are byte-identical")
     p.add_argument("--no-solution", action="store_true", help="leave the solution out of text/JSON output")
@@ -85,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     rows, cols = parse_shape(args.size)
     if args.count < 1:
         raise FillominoError(f"--count must be at least 1, got {args.count}")
+    if args.threads < 1:
+        raise FillominoError(f"--threads must be at least 1, got {args.threads}")
     options = dict(
         max_size=args.max_size,
         size_weights=parse_weights(args.size_weights),
@@ -93,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         min_clues=args.min_clues,
         max_clues=args.max_clues,
         budget=Budget.parse(args.budget),
+        threads=args.threads,
     )
     seeds = [args.seed + k for k in range(args.count)]
     out = Path(args.out) if args.out else None

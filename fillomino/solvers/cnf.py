@@ -8,10 +8,10 @@ small regions gets a small model while a grid with a huge open area stays exact.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
-from ..encode.cnf import CnfModel, Deadline, Interrupted
+from ..encode.cnf import DEFAULT_SOLVER, CnfModel, Deadline, Interrupted
 from ..encode.cnf import reach as _reach
 from ..puzzle import Grid, Puzzle, to_grid
 from .base import Budget, Status, Verdict, differing_cells
@@ -26,6 +26,23 @@ conflicts made seed 0 86 instead of 143 CPU s, but the 20x20 table with it had a
 instead of 9.5 (the machine was not idle for either), so it stays here until a clean A/B settles it
 (``benchmarks/generate_settings.py``, knob ``fresh_escalate``; docs/benchmarks.md, Generator)."""
 
+Way = tuple[str, int | None]
+"""How a fresh model is run: (pysat solver name, conflicts before strengthening or None for never)."""
+
+FRESH_WAYS: tuple[Way, ...] = (("g4", FRESH_ESCALATE_AFTER),)
+"""The fresh model of a carving question in one process (``check_fresh``'s default)."""
+
+RACING_WAYS: tuple[Way, ...] = (("g4", 100_000), ("cd195", 2_000), ("g4", FRESH_ESCALATE_AFTER), ("cd195", 100_000))
+"""Fresh models that race each other, first come first, when a carving question may use N processes
+(``fresh_ways``). Per question no single way wins everywhere; measured per fresh question (CPU s,
+sum): 30x30-s0 18 questions, (g4, 2000) 72, (g4, 100000) 23, (cd195, 2000) 83, (cd195, 100000) 31;
+20x20-s7 16 questions: 68, 92, 51, 76. The first two, raced, would take 23 and 44: the best pair."""
+
+
+def fresh_ways(processes: int) -> tuple[Way, ...]:
+    """The ways a fresh carving question is run with this many processes (at least one)."""
+    return FRESH_WAYS if processes <= 1 else RACING_WAYS[:processes]
+
 
 def _budget_error():
     from . import BudgetExhausted
@@ -33,21 +50,30 @@ def _budget_error():
     return BudgetExhausted("the budget ran out before the question was settled: the answer is unknown")
 
 
+def interruptible(solver: str) -> bool:
+    """Whether a pysat solver can be stopped by the clock (CaDiCaL cannot, Kissat is not incremental)."""
+    return not solver.startswith(("cd", "kissat"))
+
+
 def build_model(
-    puzzle: Puzzle, k: int, max_size: int | None, escalate_after: int | None | Literal["default"] = "default"
+    puzzle: Puzzle,
+    k: int,
+    max_size: int | None,
+    escalate_after: int | None | Literal["default"] = "default",
+    solver: str = DEFAULT_SOLVER,
 ) -> CnfModel:
     """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues.
-    ``escalate_after`` as in CnfModel."""
+    ``escalate_after`` and ``solver`` (a pysat name) as in CnfModel."""
     clue_cells: dict[int, set[int]] = {}
     for c, v in enumerate(puzzle.clues):
         if v:
             clue_cells.setdefault(v, set()).add(c)
     if max_size is not None:
         return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False,
-                        escalate_after=escalate_after)
+                        escalate_after=escalate_after, solver=solver)
     extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in clue_cells if v > k}
     return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells,
-                    escalate_after=escalate_after)
+                    escalate_after=escalate_after, solver=solver)
 
 
 def clue_assumptions(model: CnfModel, puzzle: Puzzle) -> list[int]:
@@ -279,18 +305,45 @@ class UniquenessOracle:
         return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
 
     def check_fresh(
-        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), budget: Budget | None = None
+        self,
+        clue_cells: Iterable[int],
+        must_differ: Iterable[int] = (),
+        budget: Budget | None = None,
+        ways: Sequence[Way] | None = None,
     ) -> tuple[Status, Grid | None]:
         """The same question put to a new model built for these clues: pinned as units, with rooted
-        clue regions only after FRESH_ESCALATE_AFTER conflicts (see fillomino.encode.cnf). Costs a
-        build, but on a hard, sparse question it is many times faster than the long-lived model,
-        whose clues are only assumptions."""
+        clue regions only after some conflicts (see fillomino.encode.cnf). Costs a build, but on a
+        hard, sparse question it is many times faster than the long-lived model, whose clues are
+        only assumptions. With several ``ways`` (see RACING_WAYS) each runs in its own process and the
+        first to settle answers: the status is exact either way, only the other solution may differ.
+        A way whose solver the clock cannot stop (``interruptible``) is stopped by the race instead."""
+        from ..race import first_answer
+
+        ways = FRESH_WAYS if ways is None else ways
+        held = sorted(clue_cells)
+        differ = sorted(must_differ)
+        budget = budget or Budget()
+        try:
+            return first_answer(
+                [lambda s=s, e=e: self._fresh_one(held, differ, budget, s, e) for s, e in ways],
+                settled=lambda answer: answer[0] is not Status.UNKNOWN,
+                timeout=budget.seconds,
+            )
+        except TimeoutError:
+            return Status.UNKNOWN, None
+
+    def _fresh_one(
+        self, clue_cells: list[int], must_differ: list[int], budget: Budget | None, solver: str,
+        escalate_after: int | None,
+    ) -> tuple[Status, Grid | None]:
         held = set(clue_cells)
         clues = tuple(v if c in held else 0 for c, v in enumerate(self.values))
         puzzle = Puzzle(self.rows, self.cols, clues)
         budget = budget or Budget()
+        if not interruptible(solver):
+            budget = Budget(None, budget.conflicts)  # no clock stop: the race stops it in time
         # every answer size explicit: no extras
-        model = build_model(puzzle, max(self.values), None, escalate_after=FRESH_ESCALATE_AFTER)
+        model = build_model(puzzle, max(self.values), None, escalate_after=escalate_after, solver=solver)
         try:
             model.pin(clue_assumptions(model, puzzle))
             model.block(self.values, [c for c in range(puzzle.size) if c not in held])
