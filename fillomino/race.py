@@ -24,18 +24,22 @@ def can_race() -> bool:
 
 
 def first_answer(
-    ways: Sequence[Callable[[], T]], settled: Callable[[T], bool] = lambda _: True, timeout: float | None = None
+    ways: Sequence[Callable[[], T]],
+    settled: Callable[[T], bool] = lambda _: True,
+    timeout: float | None = None,
+    isolate: bool = False,
 ) -> T:
     """The first result of ``ways`` that is ``settled``; the other ways are stopped.
 
     A result that is not settled (say a budget ran out) is returned only when no way settles; a
     way that raises counts only if every way did, so one racer's crash or give-up never decides.
     After ``timeout`` seconds every racer is stopped: an unsettled result is returned if there is
-    one, else TimeoutError is raised. (The one-way path leaves time limits to the way itself.)
+    one, else TimeoutError is raised. One way runs in this process, and keeps to its own time limit,
+    unless ``isolate`` (a way that cannot stop itself in time).
     """
     if not ways:
         raise ValueError("first_answer needs at least one way")
-    if len(ways) == 1 or not can_race():
+    if (len(ways) == 1 and not isolate) or not can_race():
         return ways[0]()
     ctx = multiprocessing.get_context("fork")
     workers: dict[Any, Any] = {}

@@ -185,15 +185,19 @@ def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, monke
         oracle.close()
 
 
-@pytest.mark.parametrize("escalate", [0, cnf.FRESH_ESCALATE_AFTER], ids=["fresh-strong", "fresh-default"])
+@pytest.mark.parametrize(
+    "ways",
+    [(("g4", 0),), cnf.FRESH_WAYS, (("cd195", 0),), cnf.RACING_WAYS[:2]],
+    ids=["fresh-strong", "fresh-default", "fresh-cadical", "fresh-raced"],
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(escalate, monkeypatch, data):
+def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(ways, data):
     """Clues K unique for the answer, R taken out: the oracle (incremental or fresh), told that another
     solution differs on R, says unique exactly when the brute force finds only the answer for K minus R;
     and a second question with other cells must not see the first one's narrowing. The fresh model
-    is asked with its rooted clue regions from the start and with the shipped escalation."""
-    monkeypatch.setattr(cnf, "FRESH_ESCALATE_AFTER", escalate)
+    is asked with its rooted clue regions from the start, with the shipped escalation, with CaDiCaL,
+    and as the race of two ways that ``generate --threads 2`` runs."""
     rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
     answers = every_answer(rows, cols)
     answer = data.draw(st.sampled_from(answers))
@@ -208,7 +212,7 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(escala
             removal = data.draw(st.sets(st.sampled_from(sorted(kept)), min_size=1)) if kept else set()
             held = sorted(kept - removal)
             truth = [t for t in answers if all(t[i] == answer[i] for i in held)]
-            for ask in (oracle.check, oracle.check_fresh):
+            for ask in (oracle.check, functools.partial(oracle.check_fresh, ways=ways)):
                 status, other = ask(held, must_differ=sorted(removal))
                 if len(truth) == 1:
                     assert status is Status.UNIQUE and other is None

@@ -56,6 +56,14 @@ def test_the_timeout_stops_every_racer():
     assert time.monotonic() - start < 10
 
 
-def test_one_way_runs_here():
+def test_one_way_runs_here_unless_isolated():
     pid = os.getpid()
     assert first_answer([os.getpid]) == pid
+    assert first_answer([os.getpid], isolate=True) != pid
+
+
+def test_an_isolated_way_is_stopped_by_the_timeout():
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        first_answer([slow(1, 30)], timeout=0.3, isolate=True)
+    assert time.monotonic() - start < 10

@@ -328,6 +328,7 @@ class UniquenessOracle:
                 [lambda s=s, e=e: self._fresh_one(held, differ, budget, s, e) for s, e in ways],
                 settled=lambda answer: answer[0] is not Status.UNKNOWN,
                 timeout=budget.seconds,
+                isolate=budget.seconds is not None and not all(interruptible(s) for s, _ in ways),
             )
         except TimeoutError:
             return Status.UNKNOWN, None
