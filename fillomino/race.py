@@ -1,8 +1,9 @@
 """Run the same exact question several ways at once, one forked process each, and keep the first answer.
 
 Only for questions whose answer does not depend on who answers (an exact "unique or not"): the
-winner changes the time, never the result. Where ``fork`` is missing (Windows, or macOS where it is
-unsafe with threads) or one way is asked for, the first way runs in this process instead.
+winner changes the time, never the result. Where racing cannot work (no ``fork``: Windows; macOS, where
+it is unsafe with threads; a daemonic pool worker) or one way is asked for, the first way runs in this
+process instead.
 """
 
 from __future__ import annotations
@@ -19,8 +20,13 @@ T = TypeVar("T")
 
 
 def can_race() -> bool:
-    """Whether this platform can fork workers safely (Linux and other fork-first systems)."""
-    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
+    """Whether this process can fork workers: a fork-safe platform (Linux), and not itself a daemonic
+    worker (say of a multiprocessing pool), which may not have children."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and sys.platform != "darwin"
+        and not multiprocessing.current_process().daemon
+    )
 
 
 def first_answer(

@@ -67,3 +67,15 @@ def test_an_isolated_way_is_stopped_by_the_timeout():
     with pytest.raises(TimeoutError):
         first_answer([slow(1, 30)], timeout=0.3, isolate=True)
     assert time.monotonic() - start < 10
+
+
+def _race_in_a_pool_worker(_):
+    return first_answer([slow("first", 0), slow("second", 0)])
+
+
+def test_a_pool_worker_runs_the_first_way_itself():
+    """Pool workers are daemonic and may not fork children: they run the first way instead of failing."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.map(_race_in_a_pool_worker, [0]) == ["first"]
