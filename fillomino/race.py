@@ -84,7 +84,8 @@ def first_answer(
             return unsettled[min(unsettled)]
         if workers:
             raise TimeoutError(f"no racer answered within {timeout} s")
-        raise RuntimeError(f"every racer failed; the first: {failures[min(failures)]}")
+        first = failures[min(failures)].strip().splitlines()[-1]  # the exception line of its traceback
+        raise RuntimeError(f"every racer failed; the first with: {first}")
     finally:
         for conn, (_, proc) in workers.items():
             proc.kill()
