@@ -15,7 +15,6 @@ model, the first of FRESH_WAYS; `threads` is generate()'s argument.)
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -24,14 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from stats import cpu_seconds  # noqa: E402  (benchmarks/stats.py, beside this script)
+
 from fillomino import generate as gen  # noqa: E402
 from fillomino.solvers import cnf as cnf_backend  # noqa: E402
 
-KNOBS = {
-    "fresh_escalate": None,
-    "oracle_conflicts": (gen, "ORACLE_CONFLICTS"),
-    "threads": None,
-}
+KNOBS = ("fresh_escalate", "oracle_conflicts", "threads")
 SHIPPED_WAYS = cnf_backend.FRESH_WAYS
 
 
@@ -58,18 +55,9 @@ def shipped() -> dict[str, int]:
 
 
 def apply(setting: dict[str, int]) -> None:
-    for key, value in setting.items():
-        if key == "fresh_escalate":
-            cnf_backend.FRESH_WAYS = ((SHIPPED_WAYS[0][0], value), *SHIPPED_WAYS[1:])
-        elif KNOBS[key] is not None:
-            module, name = KNOBS[key]
-            setattr(module, name, value)
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the racers)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    """Set the module-level knobs (``threads`` is passed to generate() instead)."""
+    cnf_backend.FRESH_WAYS = ((SHIPPED_WAYS[0][0], setting["fresh_escalate"]), *SHIPPED_WAYS[1:])
+    gen.ORACLE_CONFLICTS = setting["oracle_conflicts"]
 
 
 def main() -> None:

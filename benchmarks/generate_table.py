@@ -20,6 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from stats import cpu_seconds  # noqa: E402  (benchmarks/stats.py, beside this script)
+
 from fillomino.generate import GENERATOR_VERSION, generate  # noqa: E402
 from fillomino.puzzle import FillominoError  # noqa: E402
 
@@ -53,12 +55,6 @@ def save(made, folder: Path) -> None:
         path.write_text(text, encoding="utf-8")
     elif path.read_text(encoding="utf-8") != text:
         print(f"  {path} differs from today's generator", file=sys.stderr)
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the racing fresh models of --threads)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
 
 
 def bench(shape: str, seeds: int, save_to: Path | None = None, threads: int = 1) -> dict:

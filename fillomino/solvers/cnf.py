@@ -334,13 +334,12 @@ class UniquenessOracle:
             return Status.UNKNOWN, None
 
     def _fresh_one(
-        self, clue_cells: list[int], must_differ: list[int], budget: Budget | None, solver: str,
+        self, clue_cells: list[int], must_differ: list[int], budget: Budget, solver: str,
         escalate_after: int | None,
     ) -> tuple[Status, Grid | None]:
         held = set(clue_cells)
         clues = tuple(v if c in held else 0 for c, v in enumerate(self.values))
         puzzle = Puzzle(self.rows, self.cols, clues)
-        budget = budget or Budget()
         if not interruptible(solver):
             budget = Budget(None, budget.conflicts)  # no clock stop: the race stops it in time
         # every answer size explicit: no extras
