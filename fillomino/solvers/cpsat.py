@@ -207,23 +207,35 @@ def enumerate_solutions(puzzle: Puzzle, *, max_size: int | None, budget: Budget)
 def minimal_conflict(puzzle: Puzzle, max_size: int | None, allowance: _Allowance | None = None) -> list[int]:
     """A minimal set of clue cells with no picture, for a puzzle known to have none.
 
-    First a core from CP-SAT assumptions on a model whose domains ignore the clues (so any subset of the
-    assumptions is a faithful sub-puzzle), then deletion: drop each clue whose removal stays infeasible.
-    If the budget runs out while shrinking, the conflicting (possibly not minimal) set found so far is kept.
+    One model whose domains ignore the clues, each clue tied to an assumption literal (so any subset of
+    the assumptions is a faithful sub-puzzle): first a core of all the clues, then deletion, dropping each
+    clue whose removal stays infeasible and narrowing to that solve's core. Every trial is a solve of the
+    same model, not a new model (building one cost more than solving it: 2000 random 4x4 boards spent
+    two thirds of their CP-SAT time here). If the budget runs out while shrinking, the conflicting
+    (possibly not minimal) set found so far is kept.
     """
     allowance = allowance or _Allowance(Budget())
     conflict = puzzle.clue_cells()
     try:
         lm = build_model(puzzle, max_size, assume_clues=True, check=allowance.check)
         index_to_cell = {lit.index: cell for cell, lit in lm.clue_literals.items()}
-        feasible, solver = _search(lm, allowance, 1, [lm.clue_literals[i] for i in conflict])
-        if not feasible:
-            core = solver.sufficient_assumptions_for_infeasibility()
-            conflict = sorted(index_to_cell[k] for k in core if k in index_to_cell)
+
+        def core_if_infeasible(cells: list[int]) -> list[int] | None:
+            feasible, solver = _search(lm, allowance, 1, [lm.clue_literals[i] for i in cells])
+            if feasible:
+                return None
+            core = {index_to_cell[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in index_to_cell}
+            return [i for i in cells if i in core]
+
+        core = core_if_infeasible(conflict)
+        conflict = conflict if core is None else core
         for cell in list(conflict):
+            if cell not in conflict:
+                continue
             trial = [i for i in conflict if i != cell]
-            if _run(build_model(puzzle, max_size, clue_cells=trial, check=allowance.check), allowance, 1) is None:
-                conflict = trial
+            smaller = core_if_infeasible(trial)
+            if smaller is not None:
+                conflict = smaller
     except BudgetExhausted:
         pass
     return conflict
