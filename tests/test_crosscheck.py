@@ -117,8 +117,8 @@ def folder(tmp_path):
 
 
 def test_a_stored_solution_is_only_a_starting_point_for_the_engines():
-    """A right stored solution gives the same verdicts as none; a wrong one (a grid that breaks the
-    rules, or a valid picture of an ambiguous board) changes no verdict."""
+    """A right stored solution gives the same verdicts as none, one that breaks the rules changes no
+    verdict, and one picture of an ambiguous board is only where CP-SAT starts: it still finds another."""
     seed = read_puzzle(SEED)
     right = ((4, 2, 3), (4, 2, 3), (4, 4, 3))
     wrong = ((4, 2, 3), (4, 2, 3), (4, 4, 4))
