@@ -7,8 +7,10 @@ empty cell and ``UNMARKED`` (-1) a cell the answer leaves unmarked (``.`` in the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from .grid import groups, neighbours  # noqa: F401  (the grid module owns them; re-exported for callers)
 
 Grid = tuple[tuple[int, ...], ...]
 """Rows of numbers: a full answer, 0 = empty, UNMARKED = not marked."""
@@ -132,48 +134,6 @@ def to_grid(values: Sequence[int], cols: int) -> Grid:
 def flatten(grid: Sequence[Sequence[int]]) -> list[int]:
     """Rows back to a row-major list."""
     return [v for row in grid for v in row]
-
-
-def neighbours(rows: int, cols: int) -> list[list[int]]:
-    """For each cell, the indices of its orthogonal neighbours (up, left, right, down)."""
-    out: list[list[int]] = []
-    for i in range(rows * cols):
-        r, c = divmod(i, cols)
-        nb = []
-        if r > 0:
-            nb.append(i - cols)
-        if c > 0:
-            nb.append(i - 1)
-        if c < cols - 1:
-            nb.append(i + 1)
-        if r < rows - 1:
-            nb.append(i + cols)
-        out.append(nb)
-    return out
-
-
-def groups(values: Sequence[int], rows: int, cols: int) -> Iterator[list[int]]:
-    """Maximal orthogonally connected sets of equal values (row-major cell lists, each in BFS order).
-
-    Every cell is in exactly one group, empty (0) cells included. BFS order means every prefix
-    of a group is itself connected, which the lazy CNF clauses rely on.
-    """
-    nbrs = neighbours(rows, cols)
-    seen = [False] * (rows * cols)
-    for start in range(rows * cols):
-        if seen[start]:
-            continue
-        seen[start] = True
-        v = values[start]
-        group = [start]
-        k = 0
-        while k < len(group):
-            for n in nbrs[group[k]]:
-                if not seen[n] and values[n] == v:
-                    seen[n] = True
-                    group.append(n)
-            k += 1
-        yield group
 
 
 def is_solution(puzzle: Puzzle, answer: Sequence[Sequence[int]] | Sequence[int]) -> bool:

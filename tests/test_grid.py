@@ -1,0 +1,95 @@
+"""The grid module against plain definitions: components, reach and cut cells on random cell sets."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fillomino.grid import (
+    boundary,
+    component,
+    component_sizes,
+    components,
+    connected,
+    cut_cells,
+    distances,
+    group_of,
+    groups,
+    neighbours,
+)
+
+
+def _flood(start: int, cells: set[int], nbrs) -> set[int]:
+    seen, todo = {start}, [start]
+    while todo:
+        c = todo.pop()
+        for m in nbrs[c]:
+            if m in cells and m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return seen
+
+
+boards = st.tuples(st.integers(1, 6), st.integers(1, 6)).flatmap(
+    lambda rc: st.tuples(st.just(rc[0]), st.just(rc[1]),
+                         st.lists(st.booleans(), min_size=rc[0] * rc[1], max_size=rc[0] * rc[1])))
+
+
+def test_neighbours_of_a_corner_and_the_middle():
+    nb = neighbours(3, 3)
+    assert nb[0] == [1, 3] and nb[4] == [1, 3, 5, 7] and nb[8] == [5, 7]
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards)
+def test_components_partition_the_set_and_match_a_flood(board):
+    rows, cols, member = board
+    nbrs = neighbours(rows, cols)
+    cells = {i for i, m in enumerate(member) if m}
+    comps = components(member, nbrs)
+    assert sorted(c for comp in comps for c in comp) == sorted(cells)
+    sizes = component_sizes(member, nbrs)
+    for comp in comps:
+        assert set(comp) == _flood(comp[0], cells, nbrs)
+        assert all(sizes[c] == len(comp) for c in comp)
+        assert connected(comp, nbrs)
+    assert components(cells, nbrs) == comps
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards)
+def test_cut_cells_are_exactly_the_cells_whose_removal_splits_their_piece(board):
+    rows, cols, member = board
+    nbrs = neighbours(rows, cols)
+    cells = {i for i, m in enumerate(member) if m}
+    want = set()
+    for c in cells:
+        piece = _flood(c, cells, nbrs) - {c}
+        if piece and len(_flood(next(iter(piece)), piece, nbrs)) < len(piece):
+            want.add(c)
+    assert cut_cells(cells, nbrs) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards, st.integers(0, 35), st.integers(0, 8))
+def test_distances_are_shortest_paths_through_the_set(board, start, within):
+    rows, cols, member = board
+    nbrs = neighbours(rows, cols)
+    start %= rows * cols
+    cells = {i for i, m in enumerate(member) if m}
+    dist = distances(start, nbrs, through=cells)
+    assert set(dist) == _flood(start, cells | {start}, nbrs)
+    for c, d in dist.items():
+        assert d == 0 if c == start else any(dist.get(m) == d - 1 for m in nbrs[c])
+    bounded = distances(start, nbrs, through=member, within=within)
+    assert bounded == {c: d for c, d in dist.items() if d <= within}
+    limited = component(start, cells, nbrs, limit=3)
+    assert len(limited) == min(3, len(dist)) and limited[0] == start
+
+
+def test_groups_and_boundary():
+    values = [1, 2, 2, 3, 3, 3]
+    gs = list(groups(values, 2, 3))
+    assert sorted(map(sorted, gs)) == [[0], [1, 2], [3, 4, 5]]
+    assert group_of(4, values, neighbours(2, 3)) == [4, 3, 5]
+    assert sorted(boundary([1, 2], neighbours(2, 3))) == [0, 4, 5]
