@@ -96,16 +96,8 @@ class Record:
 
 
 def certify_file(path: str | Path, options: CertifyOptions) -> Record:
-    """Certify one puzzle file. Never raises for a bad file or an engine failure: those are problems."""
-    start, cpu = time.perf_counter(), time.process_time()
-    record = Record(file=str(path))
-    try:
-        _certify(record, options)
-    except Exception as exc:  # one broken engine call must not end a whole CI run; it is reported
-        record.problems.append(f"internal error: {type(exc).__name__}: {exc}")
-    record.seconds, record.cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
-    record.outcome = _outcome(record)
-    return record
+    """Certify one puzzle file in this process. Never raises for a bad file or an engine failure: those are problems."""
+    return certify_files([path], options, jobs=1)[0]
 
 
 def _outcome(record: Record) -> str:
@@ -116,28 +108,86 @@ def _outcome(record: Record) -> str:
     return UNKNOWN if record.unknowns else PASSED
 
 
-def _certify(record: Record, options: CertifyOptions) -> None:
+def read_record(path: str | Path, options: CertifyOptions) -> Record:
+    """Parse one file into a record; an unparsable file or a bad --expect-status header is already judged."""
     from .formats import read_puzzle
 
+    record = Record(file=str(path))
     try:
         puzzle = read_puzzle(record.file)
     except FillominoError as exc:
         record.verdict = "unparsable"
         record.problems.append(f"unparsable: {str(exc).removeprefix(record.file + ': ')}")
-        return
+        record.outcome = FAILED
+        return record
     record.puzzle, record.size, record.clues = puzzle, puzzle.shape, len(puzzle.clue_cells())
-    want = "unique"
     if options.expect_status:
         record.expected = (puzzle.meta("status") or "").strip().lower()
         if record.expected not in STATUSES:
             found = f"'status: {record.expected}'" if record.expected else "no status: header"
             record.problems.append(f"{found}; --expect-status needs one of {', '.join(STATUSES)}")
-            return
-        want = {"published": "unique", "unknown": ""}.get(record.expected, record.expected)
+            record.outcome = FAILED
+    return record
+
+
+@dataclass
+class EngineRun:
+    """What one engine task sends back: its verdict (None when it failed), times and the minimality check."""
+
+    backend: str
+    verdict: Verdict | None
+    error: str = ""
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    minimal: Record | None = None
+
+
+def run_engine(puzzle: Puzzle, backend: str, options: CertifyOptions) -> EngineRun:
+    """One engine's uniqueness verdict on one puzzle (and, for CNF with ``minimal``, the clue check), timed.
+
+    This is the unit of work certify spreads over processes: the engines of one big puzzle run side by side.
+    """
+    from .solvers import uniqueness
+
+    start, cpu = time.perf_counter(), time.process_time()
+    budget = options.budget
+    run = EngineRun(backend, None)
+    try:
+        run.verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts),
+                                 candidate=puzzle.solution)
+        run.verdict.backend = run.verdict.backend or backend
+        if options.minimal and backend == "cnf" and run.verdict.status is Status.UNIQUE:
+            run.minimal = Record(file="")
+            _check_minimal(run.minimal, puzzle, run.verdict.solutions[0], budget)
+    except Exception as exc:  # one broken engine call must not end a whole CI run; it is reported
+        run.verdict, run.error = None, f"{type(exc).__name__}: {exc}"
+    run.seconds, run.cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    return run
+
+
+def judge(record: Record, runs: Sequence[EngineRun], options: CertifyOptions) -> Record:
+    """Fill ``record`` from its engines' runs (in the order of ``options.backends``) and give its outcome."""
+    puzzle = record.puzzle
+    assert puzzle is not None
+    want = "unique"
+    if options.expect_status:
+        want = {"published": "unique", "unknown": ""}.get(record.expected or "", record.expected or "")
     if puzzle.solution is not None:
         record.problems += [f"stored solution: {p}" for p in _rule_breaks(puzzle, puzzle.solution)]
-    verdicts = [_run_engine(record, puzzle, backend, options.budget) for backend in options.backends]
-    settled = [v for v in verdicts if v is not None and v.status is not Status.UNKNOWN]
+    verdicts = []
+    for run in runs:
+        record.seconds += run.seconds
+        record.cpu_seconds += run.cpu_seconds
+        if run.verdict is None:
+            record.engines.append(EngineResult(run.backend, "error", run.seconds))
+            record.problems.append(f"{run.backend} engine failed: {run.error}")
+            continue
+        record.engines.append(EngineResult(run.backend, run.verdict.status.value, run.seconds))
+        if run.verdict.status is Status.UNKNOWN:
+            record.unknowns.append(
+                f"{run.backend}: the budget ({_budget_text(options.budget)}) ran out before uniqueness was settled")
+        verdicts.append(run.verdict)
+    settled = [v for v in verdicts if v.status is not Status.UNKNOWN]
     statuses = sorted({v.status.value for v in settled})
     record.verdict = statuses[0] if len(statuses) == 1 else ("disagree" if statuses else "unknown")
     if len(statuses) > 1:
@@ -146,28 +196,13 @@ def _certify(record: Record, options: CertifyOptions) -> None:
         _judge(record, puzzle, v, want)
     if record.expected == "unknown" and settled:
         record.notes.append(f"status unknown; the engines say {record.verdict}")
-    unique = [v for v in settled if v.status is Status.UNIQUE]
-    if options.minimal and unique and not record.problems and not record.unknowns:
-        _check_minimal(record, puzzle, unique[0].solutions[0], options.budget)
-
-
-def _run_engine(record: Record, puzzle: Puzzle, backend: str, budget: Budget) -> Verdict | None:
-    """One engine's uniqueness verdict, timed; an engine that fails is a problem, not a crash."""
-    from .solvers import uniqueness
-
-    start = time.perf_counter()
-    try:
-        verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts),
-                             candidate=puzzle.solution)
-    except Exception as exc:
-        record.engines.append(EngineResult(backend, "error", time.perf_counter() - start))
-        record.problems.append(f"{backend} engine failed: {type(exc).__name__}: {exc}")
-        return None
-    verdict.backend = verdict.backend or backend
-    record.engines.append(EngineResult(backend, verdict.status.value, time.perf_counter() - start))
-    if verdict.status is Status.UNKNOWN:
-        record.unknowns.append(f"{backend}: the budget ({_budget_text(budget)}) ran out before uniqueness was settled")
-    return verdict
+    minimal = next((run.minimal for run in runs if run.minimal is not None), None)
+    if minimal is not None and not record.problems and not record.unknowns:
+        record.problems += minimal.problems
+        record.unknowns += minimal.unknowns
+        record.engines += minimal.engines
+    record.outcome = _outcome(record)
+    return record
 
 
 def _judge(record: Record, puzzle: Puzzle, verdict: Verdict, want: str) -> None:
@@ -307,40 +342,72 @@ def certify_files(
     jobs: int | None = None,
     on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Certify ``files`` in ``jobs`` processes (default: every core); records come back in the files' order.
+    """Certify ``files`` in ``jobs`` processes (default: every core); records come back in the files' order."""
+    return certify_records([read_record(f, options) for f in files], options, jobs=jobs, on_done=on_done)
 
-    The biggest files are started first so a long puzzle does not finish last alone. ``on_done`` is
-    called in this process as each record arrives (for a progress bar).
+
+def select(records: Sequence[Record], *, per_size: int | None = None, max_cells: int | None = None) -> list[Record]:
+    """A sample of a corpus: at most ``per_size`` puzzles of each shape (the first in the given order) and
+    none with more than ``max_cells`` cells. Unparsable files are always kept: they must fail."""
+    taken: dict[str, int] = {}
+    out = []
+    for rec in records:
+        if rec.puzzle is not None:
+            if max_cells is not None and rec.puzzle.size > max_cells:
+                continue
+            if per_size is not None and taken.get(rec.size, 0) >= per_size:
+                continue
+            taken[rec.size] = taken.get(rec.size, 0) + 1
+        out.append(rec)
+    return out
+
+
+def certify_records(
+    records: Sequence[Record],
+    options: CertifyOptions,
+    *,
+    jobs: int | None = None,
+    on_done: Callable[[Record], None] | None = None,
+) -> list[Record]:
+    """Certify parsed ``records`` (from :func:`read_record`) in ``jobs`` processes; the same list comes back.
+
+    The work is one task per puzzle and engine, the largest grids first (CP-SAT before CNF at a size), so
+    the two engines of a big puzzle run side by side and no worker waits alone on a slow proof at the end.
+    ``on_done`` is called in this process as each record is complete (for a progress bar).
     """
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise FillominoError(f"--jobs must be at least 1, got {jobs}")
-    names = [str(f) for f in files]
-    results: list[Record | None] = [None] * len(names)
-    if jobs == 1 or len(names) <= 1:
-        for i, name in enumerate(names):
-            results[i] = certify_file(name, options)
+    records = list(records)
+    runs: list[dict[str, EngineRun]] = [{} for _ in records]
+    tasks = [(i, backend) for i, rec in enumerate(records) if rec.puzzle is not None and not rec.problems
+             for backend in options.backends]
+    tasks.sort(key=lambda t: (-records[t[0]].puzzle.size, t[1] == "cnf", t[0]))  # type: ignore[union-attr]
+    pending = {i: len(options.backends) for i in {i for i, _ in tasks}}
+
+    def finish(i: int, run: EngineRun) -> None:
+        runs[i][run.backend] = run
+        pending[i] -= 1
+        if pending[i] == 0:
+            judge(records[i], [runs[i][b] for b in options.backends], options)
             if on_done:
-                on_done(results[i])  # type: ignore[arg-type]
-        return results  # type: ignore[return-value]
+                on_done(records[i])
+
+    for i, rec in enumerate(records):
+        if i not in pending and on_done:
+            on_done(rec)  # unparsable, or a header --expect-status refuses: judged already
+    if jobs == 1 or len(tasks) <= 1:
+        for i, backend in tasks:
+            finish(i, run_engine(records[i].puzzle, backend, options))  # type: ignore[arg-type]
+        return records
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    order = sorted(range(len(names)), key=lambda i: -_file_size(names[i]))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(names))) as pool:
-        futures = {pool.submit(certify_file, names[i], options): i for i in order}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = {pool.submit(run_engine, records[i].puzzle, backend, options): i for i, backend in tasks}
         try:
             for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                if on_done:
-                    on_done(results[futures[future]])  # type: ignore[arg-type]
+                finish(futures[future], future.result())
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    return results  # type: ignore[return-value]
-
-
-def _file_size(name: str) -> int:
-    try:
-        return os.path.getsize(name)
-    except OSError:
-        return 0
+    return records

@@ -8,7 +8,7 @@ imported only when a bar is really drawn, so short commands pay nothing for it.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 
 class Progress:
@@ -46,12 +46,13 @@ class Progress:
         if self._bar is not None:
             self._bar.set_description_str(f"{self.desc} {text}".strip())
 
-    def write(self, line: str) -> None:
-        """Print a line to stderr above the bar without breaking it."""
+    def write(self, line: str, stream: TextIO | None = None) -> None:
+        """Print a line (to stderr unless ``stream`` says otherwise) above the bar without breaking it."""
+        stream = stream or sys.stderr
         if self._bar is not None:
-            self._bar.write(line, file=sys.stderr)
+            self._bar.write(line, file=stream)
         else:
-            print(line, file=sys.stderr)
+            print(line, file=stream, flush=True)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:

@@ -50,7 +50,7 @@ def edit_grid(path: Path, change) -> None:
 def test_the_clean_corpus_file_passes(capsys):
     code, out = run(capsys, CLEAN)
     assert code == 0
-    assert "1 puzzles, 1 passed, 0 failed, 0 unknown" in out
+    assert "certify: 1 puzzle, 1 passed, 0 failed, 0 unknown; " in out and " s wall with " in out and " CPU s" in out
     assert "5x5" in out
 
 
@@ -264,3 +264,36 @@ def test_expectations_of_unknown_outcomes():
     record = certify_file(HARDER, CertifyOptions(budget=Budget(conflicts=1)))
     assert record.outcome == UNKNOWN
     assert record.fails(expect_status=False) and not record.fails(expect_status=True)
+
+
+def test_a_sample_takes_the_first_puzzles_of_each_size_up_to_a_cell_count(tmp_path, capsys):
+    for k in (1, 2, 3):
+        copy(tmp_path, CORPUS / "05x05" / f"5x5-s{k}.txt")
+        copy(tmp_path, CORPUS / "10x10" / f"10x10-s{k}.txt")
+    (tmp_path / "broken.txt").write_text("genre: fillomino\ngrid:\n1x\n")
+    main(["certify", "--jobs", "1", "--json", "--per-size", "2", "--max-cells", "25", str(tmp_path)])
+    report = json.loads(capsys.readouterr().out)
+    files = [Path(p["file"]).name for p in report["puzzles"]]
+    assert files == ["5x5-s1.txt", "5x5-s2.txt", "broken.txt"]  # unparsable files are always kept: they fail
+    assert report["summary"]["left_out"] == 4 and report["summary"]["jobs"] == 1
+    assert report["summary"]["wall_seconds"] > 0 and report["summary"]["cpu_seconds"] > 0
+    assert main(["certify", "--max-cells", "4", str(tmp_path / "5x5-s1.txt")]) == 2  # nothing left: unusable
+
+
+def test_each_engine_of_a_puzzle_is_its_own_task_and_the_largest_go_first(monkeypatch):
+    from fillomino import certify
+
+    started: list[tuple[str, str]] = []
+    real = certify.run_engine
+
+    def spy(puzzle, backend, options):
+        started.append((puzzle.shape, backend))
+        return real(puzzle, backend, options)
+
+    monkeypatch.setattr(certify, "run_engine", spy)
+    files = [CLEAN, HARDER]
+    records = certify_files(files, CertifyOptions(backends=("cnf", "cpsat")), jobs=1)
+    assert started == [("10x10", "cpsat"), ("10x10", "cnf"), ("5x5", "cpsat"), ("5x5", "cnf")]
+    assert [r.file for r in records] == [str(f) for f in files]  # the report keeps the files' order
+    assert all(r.outcome == PASSED and [e.backend for e in r.engines] == ["cnf", "cpsat"] for r in records)
+    assert all(r.cpu_seconds > 0 for r in records)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import html
 import os
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..puzzle import FillominoError
-from .common import print_json
+from .common import add_quiet, print_json
 
 EXIT_FAILED = 1
 EXIT_UNKNOWN = 3
@@ -37,7 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", metavar="LIMIT",
                    help="per puzzle and engine: give up with 'unknown' after a time ('20s') or conflicts ('100000c')")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="puzzles certified in parallel processes (default: every core)")
+                   help="engine runs in parallel processes (default: every core); each puzzle's engines are "
+                   "separate runs, the largest grids first")
+    p.add_argument("--per-size", type=int, metavar="N",
+                   help="a sample: at most N puzzles of each grid shape (the first N by file name)")
+    p.add_argument("--max-cells", type=int, metavar="N", help="skip puzzles with more than N cells (20x20 is 400)")
+    add_quiet(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON: a record per puzzle")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML (a test case per puzzle)")
     p.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page with a thumbnail "
@@ -46,16 +50,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..certify import CertifyOptions, certify_files
+    import time
+
+    from ..certify import CertifyOptions, certify_records, read_record, select
     from ..formats import iter_puzzle_files
+    from ..progress import Progress
     from ..solvers import Budget
 
+    start = time.perf_counter()
     options = CertifyOptions(
         backends=("cnf", "cpsat") if args.both else ("cnf",),
         minimal=args.minimal,
         expect_status=args.expect_status,
         budget=Budget.parse(args.budget),
     )
+    for flag, value in (("--jobs", args.jobs), ("--per-size", args.per_size), ("--max-cells", args.max_cells)):
+        if value is not None and value < 1:
+            raise FillominoError(f"{flag} must be at least 1, got {value}")
     files = list(iter_puzzle_files(args.paths))
     if not files:
         raise FillominoError(f"no puzzle files (*.txt, *.json) in {', '.join(args.paths)}")
@@ -63,43 +74,37 @@ def run(args: argparse.Namespace) -> int:
         if out and any(Path(out).resolve() == f.resolve() for f in files):
             raise FillominoError(f"{out} is one of the puzzle files: certify never overwrites its input")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise FillominoError(f"--jobs must be at least 1, got {jobs}")
-    with _progress(len(files)) as tick:
-        records = certify_files(files, options, jobs=jobs, on_done=tick)
+    records = select([read_record(f, options) for f in files], per_size=args.per_size, max_cells=args.max_cells)
+    if not records:
+        raise FillominoError(f"no puzzle of {', '.join(args.paths)} has at most {args.max_cells} cells")
+    failed = 0
+    with Progress(len(records), "certifying", unit="puzzle", quiet=args.quiet) as bar:
+        def done(record) -> None:
+            nonlocal failed
+            failed += record.fails(options.expect_status)
+            bar.advance(failed=failed)
+
+        records = certify_records(records, options, jobs=jobs, on_done=done)
+    run_info = RunInfo(time.perf_counter() - start, jobs, len(files) - len(records))
     if args.junit:
         _write(args.junit, junit_xml(records, options))
     if args.html:
         _write(args.html, html_report(records, options))
     if args.json:
-        print_json(json_report(records, options))
+        print_json(json_report(records, options, run_info))
     else:
-        print(text_report(records, options))
+        print(text_report(records, options, run_info))
     failing = [r for r in records if r.fails(options.expect_status)]
     if any(r.outcome == "failed" for r in failing):
         return EXIT_FAILED
     return EXIT_UNKNOWN if failing else 0
 
 
-class _progress:
-    """A tqdm bar on stderr when it is a terminal (and tqdm is installed); otherwise nothing."""
+class RunInfo:
+    """How the whole run went: wall seconds from start to table, processes, files left out by the sample."""
 
-    def __init__(self, total: int) -> None:
-        self.total, self.bar = total, None
-
-    def __enter__(self) -> Callable:
-        if sys.stderr.isatty():
-            try:
-                from tqdm import tqdm
-
-                self.bar = tqdm(total=self.total, desc="certifying", unit="puzzle", file=sys.stderr)
-            except ModuleNotFoundError:
-                pass
-        return lambda record: self.bar.update(1) if self.bar is not None else None
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
+    def __init__(self, wall_seconds: float, jobs: int, skipped: int = 0) -> None:
+        self.wall_seconds, self.jobs, self.skipped = wall_seconds, jobs, skipped
 
 
 def _write(name: str, text: str) -> None:
@@ -119,7 +124,7 @@ def _options_json(options) -> dict:
 # ---------------------------------------------------------------- text
 
 
-def text_report(records: Sequence, options) -> str:
+def text_report(records: Sequence, options, run: RunInfo | None = None) -> str:
     """Failure lines (file: problem), findings with both solutions, unknowns, notes, then the table."""
     from ..certify import FAILED, UNKNOWN
 
@@ -140,7 +145,7 @@ def text_report(records: Sequence, options) -> str:
     lines += [f"{r.file}: note: {n}" for r in records for n in r.notes]
     if lines:
         lines.append("")
-    lines.append(summary_table(records))
+    lines.append(summary_table(records, run))
     return "\n".join(lines)
 
 
@@ -153,7 +158,7 @@ def _two_boards(record) -> str:
     return side_by_side([format_board(record.puzzle, g, highlight=marked) for g in (a, b)])
 
 
-def summary_table(records: Sequence) -> str:
+def summary_table(records: Sequence, run: RunInfo | None = None) -> str:
     """The per-size table and a closing count line."""
     from ..certify import summarize
 
@@ -170,23 +175,39 @@ def summary_table(records: Sequence) -> str:
     out = ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(t, widths)))
            for t in table]
     total = rows[-1]
-    wall = sum(r.seconds for r in records)
-    out.append(f"certify: {total.count} puzzles, {total.passed} passed, {total.failed} failed, "
+    out.append(f"certify: {plural(total.count, 'puzzle')}, {total.passed} passed, {total.failed} failed, "
                f"{total.unknown} unknown" + (f", {total.findings} findings" if findings else "")
-               + f" ({wall:.1f} s of engine time)")
+               + f"; {_times(records, run)}")
+    if run is not None and run.skipped:
+        out.append(f"({plural(run.skipped, 'file')} left out by --per-size/--max-cells)")
     return "\n".join(out)
+
+
+def _times(records: Sequence, run: RunInfo | None) -> str:
+    """Wall seconds of the run (when known) and the CPU seconds its engine runs used, each by its name."""
+    cpu = f"{sum(r.cpu_seconds for r in records):.1f} CPU s in the engines"
+    if run is None:
+        return cpu
+    return f"{run.wall_seconds:.1f} s wall with {plural(run.jobs, 'process', 'processes')}, {cpu}"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # ---------------------------------------------------------------- JSON
 
 
-def json_report(records: Sequence, options) -> dict:
+def json_report(records: Sequence, options, run: RunInfo | None = None) -> dict:
     from ..certify import summarize
 
     rows = summarize(records)
+    times = {"cpu_seconds": round(sum(r.cpu_seconds for r in records), 3)}
+    if run is not None:
+        times |= {"wall_seconds": round(run.wall_seconds, 3), "jobs": run.jobs, "left_out": run.skipped}
     return {
         "options": _options_json(options),
-        "summary": rows[-1].to_json() | {"by_size": [row.to_json() for row in rows[:-1]]},
+        "summary": rows[-1].to_json() | times | {"by_size": [row.to_json() for row in rows[:-1]]},
         "puzzles": [r.to_json() for r in records],
     }
 

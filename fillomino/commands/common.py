@@ -62,6 +62,11 @@ def engine_kwargs(args: argparse.Namespace, backend: bool = True) -> dict:
     return kwargs
 
 
+def add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar (there is none when stderr is not a terminal either)")
+
+
 def add_no_color(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain text boards, no ANSI colour")
 

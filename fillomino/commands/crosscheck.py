@@ -12,12 +12,10 @@ import sys
 from dataclasses import dataclass, field
 
 from ..puzzle import FillominoError, Puzzle, is_solution
-from .common import add_engine_options, add_json, engine_kwargs, print_json
+from .common import add_engine_options, add_json, add_quiet, engine_kwargs, print_json
 
 EXIT_DISAGREE = 1
 EXIT_UNDECIDED = 3
-PROGRESS_MIN = 10
-"""A progress bar appears from this many puzzles on (and only when stderr is a terminal)."""
 
 EPILOG = """examples:
   fillomino crosscheck corpus/
@@ -65,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--backends", default="cnf,cpsat", metavar="A,B", help="comma-separated backends (default: cnf,cpsat)"
     )
     p.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
+    add_quiet(p)
     add_engine_options(p, backend=False)
     add_json(p)
     p.set_defaults(run=run)
@@ -140,22 +139,20 @@ def run(args: argparse.Namespace) -> int:
         raise FillominoError(f"--threads must be at least 1, got {args.threads}")
     engine["threads"] = args.threads
     puzzles = load_all(args.paths, args.max_size)
+    from ..progress import Progress
+
     table = _Table(backends, max(len(name) for name, _ in puzzles), quiet=args.json)
     records = []
-    bar = _progress_bar(len(puzzles))
-    try:
+    with Progress(len(puzzles), "crosschecking", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         if not args.json:
-            table.emit(table.header(), bar)
+            bar.write(table.header(), sys.stdout)
         for name, puzzle in puzzles:
+            bar.note(name)
             record = check_one(name, puzzle, backends, **engine)
             records.append(record)
             if not args.json:
-                table.emit(table.row(record), bar)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+                bar.write(table.row(record), sys.stdout)
+            bar.advance(disagree=sum(r.agree is False for r in records))
     summary = summarize(records, backends, args.max_size)
     if args.json:
         print_json({"puzzles": [r.to_json() for r in records], "summary": summary})
@@ -199,12 +196,6 @@ class _Table:
         check = {True: "ok", None: "undecided", False: "DISAGREE"}[r.agree]
         return f"{self._name(r.name):<{self.width}}  {r.puzzle.shape:<7}{cols}  {check}"
 
-    def emit(self, line: str, bar: object) -> None:
-        if bar is not None:
-            bar.write(line, file=sys.stdout)  # type: ignore[attr-defined]
-        else:
-            print(line, flush=True)
-
     def footer(self, records: list[Record], summary: dict) -> str:
         seconds = ", ".join(f"{b} {s:.1f} s" for b, s in summary["seconds"].items())
         lines = [
@@ -216,14 +207,3 @@ class _Table:
         if summary["max_size"] is not None:
             lines.append(f"(assuming no region is larger than {summary['max_size']} cells: --max-size)")
         return "\n".join(lines)
-
-
-def _progress_bar(total: int) -> object | None:
-    """A tqdm bar on stderr for long runs on a terminal; None otherwise (or without tqdm)."""
-    if total < PROGRESS_MIN or not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ModuleNotFoundError:
-        return None
-    return tqdm(total=total, desc="crosschecking", unit="puzzle", file=sys.stderr)

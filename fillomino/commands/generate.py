@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..puzzle import FillominoError, Puzzle
-from .common import print_json
+from .common import add_quiet, print_json
 
 FORMATS = ("text", "json", "id", "url")
 
@@ -49,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-timing", action="store_true",
                    help="leave the seconds line out of text/JSON files, so reruns are byte-identical")
     p.add_argument("--no-solution", action="store_true", help="leave the solution out of text/JSON output")
+    add_quiet(p)
     p.set_defaults(run=run)
 
 
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         _prepare_out(out, [target_path(out, rows, cols, s, args.format) for s in seeds], args.force)
     done = 0
     try:
-        for seed in _progress(seeds, quiet=args.json or not sys.stderr.isatty() or args.count == 1):
+        for seed in _progress(seeds, quiet=args.quiet or args.count == 1):
             made = generate(rows, cols, seed, **options)
             puzzle = _with_timing(made, args)
             text = _render(puzzle, args.format)
@@ -210,16 +211,9 @@ def _write_file(path: Path, text: str) -> None:
 
 
 def _progress(seeds: list[int], quiet: bool) -> Iterator[int]:
-    if quiet:
-        yield from seeds
-        return
-    try:
-        from tqdm import tqdm
-    except ModuleNotFoundError:
-        yield from seeds
-        return
-    bar = tqdm(seeds, desc="generating", unit="puzzle", file=sys.stderr)
-    try:
-        yield from bar
-    finally:
-        bar.close()
+    from ..progress import Progress
+
+    with Progress(len(seeds), "generating", unit="puzzle", quiet=quiet) as bar:
+        for seed in seeds:
+            yield seed
+            bar.advance()
