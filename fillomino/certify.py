@@ -6,7 +6,8 @@ can fail on any wrong file and a report can show why. Files are only read, never
 
 from __future__ import annotations
 
-import os
+import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 from .check import check_answer
 from .puzzle import FillominoError, Grid, Puzzle
 from .solvers.base import Budget, Status, Verdict, differing_cells
+from .workers import Workers
 
 STATUSES = ("unique", "published", "multiple", "unknown")
 """Values of an external file's ``status:`` header that --expect-status understands."""
@@ -55,6 +57,8 @@ class Record:
     (the fairer number on a shared machine)."""
 
     file: str
+    hash: str = ""
+    """The file's content hash: what --resume knows a finished puzzle by."""
     size: str = "?"
     clues: int | None = None
     expected: str | None = None
@@ -77,6 +81,7 @@ class Record:
     def to_json(self) -> dict:
         out: dict = {
             "file": self.file,
+            "hash": self.hash,
             "size": self.size,
             "clues": self.clues,
             "expected": self.expected,
@@ -94,10 +99,23 @@ class Record:
             out["solutions"] = [[list(row) for row in g] for g in self.solutions]
         return out
 
+    @classmethod
+    def from_json(cls, data: dict, puzzle: Puzzle | None = None) -> Record:
+        """A record read back from ``to_json`` (a --results line); ``puzzle`` re-attaches the parsed file."""
+        record = cls(file=data["file"], hash=data.get("hash", ""), size=data.get("size", "?"),
+                     clues=data.get("clues"), expected=data.get("expected"), verdict=data.get("verdict", ""),
+                     outcome=data.get("outcome", FAILED), seconds=data.get("seconds", 0.0),
+                     cpu_seconds=data.get("cpu_seconds", 0.0), puzzle=puzzle)
+        record.engines = [EngineResult(b, e["status"], e["seconds"]) for b, e in data.get("engines", {}).items()]
+        for name in ("problems", "unknowns", "findings", "notes"):
+            setattr(record, name, list(data.get(name, [])))
+        record.solutions = [tuple(tuple(row) for row in g) for g in data.get("solutions", [])]
+        return record
+
 
 def certify_file(path: str | Path, options: CertifyOptions) -> Record:
     """Certify one puzzle file in this process. Never raises for a bad file or an engine failure: those are problems."""
-    return certify_files([path], options, jobs=1)[0]
+    return certify_files([path], options, workers=Workers(1))[0]
 
 
 def _outcome(record: Record) -> str:
@@ -113,6 +131,10 @@ def read_record(path: str | Path, options: CertifyOptions) -> Record:
     from .formats import read_puzzle
 
     record = Record(file=str(path))
+    try:
+        record.hash = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:32]
+    except OSError:
+        pass  # read_puzzle names the problem
     try:
         puzzle = read_puzzle(record.file)
     except FillominoError as exc:
@@ -339,11 +361,11 @@ def certify_files(
     files: Sequence[str | Path],
     options: CertifyOptions,
     *,
-    jobs: int | None = None,
+    workers: Workers | None = None,
     on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Certify ``files`` in ``jobs`` processes (default: every core); records come back in the files' order."""
-    return certify_records([read_record(f, options) for f in files], options, jobs=jobs, on_done=on_done)
+    """Certify ``files`` on ``workers`` (default: every core); records come back in the files' order."""
+    return certify_records([read_record(f, options) for f in files], options, workers=workers, on_done=on_done)
 
 
 def select(records: Sequence[Record], *, per_size: int | None = None, max_cells: int | None = None) -> list[Record]:
@@ -362,52 +384,104 @@ def select(records: Sequence[Record], *, per_size: int | None = None, max_cells:
     return out
 
 
+def _engine_job(job: tuple[Puzzle, str, CertifyOptions]) -> EngineRun:
+    return run_engine(*job)
+
+
+def _engine_cost(job: tuple[Puzzle, str, CertifyOptions]) -> float:
+    """A rough guess of an engine run's work: the cells, CP-SAT's runs about ten times CNF's."""
+    puzzle, backend, _ = job
+    return puzzle.size * (10.0 if backend == "cpsat" else 1.0)
+
+
 def certify_records(
     records: Sequence[Record],
     options: CertifyOptions,
     *,
-    jobs: int | None = None,
+    workers: Workers | None = None,
     on_done: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Certify parsed ``records`` (from :func:`read_record`) in ``jobs`` processes; the same list comes back.
+    """Certify parsed ``records`` (from :func:`read_record`) on ``workers``; the same list comes back.
 
-    The work is one task per puzzle and engine, the largest grids first (CP-SAT before CNF at a size), so
-    the two engines of a big puzzle run side by side and no worker waits alone on a slow proof at the end.
-    ``on_done`` is called in this process as each record is complete (for a progress bar).
+    The work is one job per puzzle and engine, the largest grids first (CP-SAT before CNF at a size), so
+    the two engines of a big puzzle run side by side and no worker waits alone on a slow proof at the end;
+    small jobs travel in chunks. ``on_done`` is called in this process as each record is complete.
     """
-    jobs = jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise FillominoError(f"--jobs must be at least 1, got {jobs}")
+    from . import workers as parallel
+
+    workers = workers or Workers.local()
     records = list(records)
     runs: list[dict[str, EngineRun]] = [{} for _ in records]
     tasks = [(i, backend) for i, rec in enumerate(records) if rec.puzzle is not None and not rec.problems
              for backend in options.backends]
-    tasks.sort(key=lambda t: (-records[t[0]].puzzle.size, t[1] == "cnf", t[0]))  # type: ignore[union-attr]
     pending = {i: len(options.backends) for i in {i for i, _ in tasks}}
-
-    def finish(i: int, run: EngineRun) -> None:
+    for i, rec in enumerate(records):
+        if i not in pending and on_done:
+            on_done(rec)  # unparsable, or a header --expect-status refuses: judged already
+    jobs = [(records[i].puzzle, backend, options) for i, backend in tasks]
+    # run_engine is looked up at call time in this process, so tests can watch it; workers get the module's.
+    fn = _engine_job if workers.count > 1 or workers.scheduler else (lambda job: run_engine(*job))
+    for k, run in parallel.run_jobs(fn, jobs, workers, cost=_engine_cost):
+        i = tasks[k][0]
         runs[i][run.backend] = run
         pending[i] -= 1
         if pending[i] == 0:
             judge(records[i], [runs[i][b] for b in options.backends], options)
             if on_done:
                 on_done(records[i])
-
-    for i, rec in enumerate(records):
-        if i not in pending and on_done:
-            on_done(rec)  # unparsable, or a header --expect-status refuses: judged already
-    if jobs == 1 or len(tasks) <= 1:
-        for i, backend in tasks:
-            finish(i, run_engine(records[i].puzzle, backend, options))  # type: ignore[arg-type]
-        return records
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        futures = {pool.submit(run_engine, records[i].puzzle, backend, options): i for i, backend in tasks}
-        try:
-            for future in as_completed(futures):
-                finish(futures[future], future.result())
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
     return records
+
+
+class ResultsLog:
+    """``--results FILE.jsonl``: one JSON line per finished puzzle, flushed as it finishes, so a killed run
+    loses only the puzzles in flight. With ``resume`` the puzzles already recorded under the same options
+    (known by their content hash) are not certified again; a run's reports are built from this file.
+    """
+
+    def __init__(self, path: str | Path, options: CertifyOptions, *, resume: bool = False, force: bool = False):
+        self.path = Path(path)
+        self.options_key = json.dumps(_options_key(options), sort_keys=True)
+        self.done: dict[str, dict] = {}
+        if self.path.exists() and not (resume or force):
+            raise FillominoError(f"{self.path} already exists: --resume to go on with it, --force to start it again")
+        if self.path.is_dir():
+            raise FillominoError(f"--results {self.path} is a folder, not a file")
+        ends_open = False
+        if resume and self.path.exists():
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+            ends_open = bool(text) and not text.endswith("\n")
+            for line in text.splitlines():
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # the line a killed run was writing
+                if isinstance(data, dict) and data.get("options_key") == self.options_key and data.get("hash"):
+                    self.done[data["hash"]] = data
+        try:
+            self.handle = open(self.path, "a" if resume else "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise FillominoError(f"cannot write --results {self.path}: {exc.strerror or exc}") from None
+        if ends_open:
+            self.handle.write("\n")
+
+    def recorded(self, record: Record) -> bool:
+        return bool(record.hash) and record.hash in self.done
+
+    def write(self, record: Record) -> None:
+        data = record.to_json() | {"options_key": self.options_key}
+        self.handle.write(json.dumps(data) + "\n")
+        self.handle.flush()
+        if record.hash:
+            self.done[record.hash] = data
+
+    def record_for(self, record: Record) -> Record:
+        """The record this file holds for ``record``'s puzzle, with the parsed puzzle attached."""
+        return Record.from_json(self.done[record.hash] | {"file": record.file}, record.puzzle)
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def _options_key(options: CertifyOptions) -> dict:
+    return {"backends": list(options.backends), "minimal": options.minimal, "expect_status": options.expect_status,
+            "budget": _budget_text(options.budget)}

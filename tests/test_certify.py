@@ -18,6 +18,7 @@ from fillomino.certify import FAILED, FINDING, PASSED, UNKNOWN, CertifyOptions, 
 from fillomino.cli import main
 from fillomino.formats import read_puzzle
 from fillomino.solvers import Budget, Status, Verdict
+from fillomino.workers import Workers
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CLEAN = CORPUS / "05x05" / "5x5-s1.txt"
@@ -50,7 +51,7 @@ def edit_grid(path: Path, change) -> None:
 def test_the_clean_corpus_file_passes(capsys):
     code, out = run(capsys, CLEAN)
     assert code == 0
-    assert "certify: 1 puzzle, 1 passed, 0 failed, 0 unknown; " in out and " s wall with " in out and " CPU s" in out
+    assert "certify: 1 puzzle, 1 passed, 0 failed, 0 unknown; " in out and " s wall on 1 process, " in out
     assert "5x5" in out
 
 
@@ -190,7 +191,7 @@ def test_parallel_jobs_keep_the_files_order(tmp_path):
     names = [copy(tmp_path, CORPUS / "05x05" / f"5x5-s{k}.txt") for k in (1, 2, 3)]
     (tmp_path / "broken.txt").write_text("genre: fillomino\ngrid:\n1x\n")
     files = sorted(tmp_path.iterdir())
-    records = certify_files(files, CertifyOptions(), jobs=2)
+    records = certify_files(files, CertifyOptions(), workers=Workers(2))
     assert [r.file for r in records] == [str(f) for f in files]
     assert [r.outcome for r in records] == [FAILED if f.name == "broken.txt" else PASSED for f in files]
     assert {str(n) for n in names} < {r.file for r in records}
@@ -275,7 +276,7 @@ def test_a_sample_takes_the_first_puzzles_of_each_size_up_to_a_cell_count(tmp_pa
     report = json.loads(capsys.readouterr().out)
     files = [Path(p["file"]).name for p in report["puzzles"]]
     assert files == ["5x5-s1.txt", "5x5-s2.txt", "broken.txt"]  # unparsable files are always kept: they fail
-    assert report["summary"]["left_out"] == 4 and report["summary"]["jobs"] == 1
+    assert report["summary"]["left_out"] == 4 and report["summary"]["workers"] == "1 process"
     assert report["summary"]["wall_seconds"] > 0 and report["summary"]["cpu_seconds"] > 0
     assert main(["certify", "--max-cells", "4", str(tmp_path / "5x5-s1.txt")]) == 2  # nothing left: unusable
 
@@ -292,8 +293,8 @@ def test_each_engine_of_a_puzzle_is_its_own_task_and_the_largest_go_first(monkey
 
     monkeypatch.setattr(certify, "run_engine", spy)
     files = [CLEAN, HARDER]
-    records = certify_files(files, CertifyOptions(backends=("cnf", "cpsat")), jobs=1)
-    assert started == [("10x10", "cpsat"), ("10x10", "cnf"), ("5x5", "cpsat"), ("5x5", "cnf")]
+    records = certify_files(files, CertifyOptions(backends=("cnf", "cpsat")), workers=Workers(1))
+    assert started == [("10x10", "cpsat"), ("5x5", "cpsat"), ("10x10", "cnf"), ("5x5", "cnf")]  # costliest first
     assert [r.file for r in records] == [str(f) for f in files]  # the report keeps the files' order
     assert all(r.outcome == PASSED and [e.backend for e in r.engines] == ["cnf", "cpsat"] for r in records)
     assert all(r.cpu_seconds > 0 for r in records)

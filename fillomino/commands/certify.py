@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import html
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..puzzle import FillominoError
-from .common import add_quiet, print_json
+from .common import add_quiet, add_workers, print_json, workers_from
 
 EXIT_FAILED = 1
 EXIT_UNKNOWN = 3
@@ -35,9 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "listed, not a failure")
     p.add_argument("--budget", metavar="LIMIT",
                    help="per puzzle and engine: give up with 'unknown' after a time ('20s') or conflicts ('100000c')")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="engine runs in parallel processes (default: every core); each puzzle's engines are "
-                   "separate runs, the largest grids first")
+    add_workers(p)
+    p.add_argument("--results", metavar="FILE.jsonl",
+                   help="append one JSON line per finished puzzle, flushed at once; the reports are built from it")
+    p.add_argument("--resume", action="store_true",
+                   help="with --results: skip the puzzles the file already records (by content hash and options)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --results, --junit or --html file")
     p.add_argument("--per-size", type=int, metavar="N",
                    help="a sample: at most N puzzles of each grid shape (the first N by file name)")
     p.add_argument("--max-cells", type=int, metavar="N", help="skip puzzles with more than N cells (20x20 is 400)")
@@ -52,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from ..certify import CertifyOptions, certify_records, read_record, select
+    from ..certify import CertifyOptions, ResultsLog, certify_records, read_record, select
     from ..formats import iter_puzzle_files
     from ..progress import Progress
     from ..solvers import Budget
@@ -64,28 +66,46 @@ def run(args: argparse.Namespace) -> int:
         expect_status=args.expect_status,
         budget=Budget.parse(args.budget),
     )
-    for flag, value in (("--jobs", args.jobs), ("--per-size", args.per_size), ("--max-cells", args.max_cells)):
+    workers = workers_from(args)
+    for flag, value in (("--per-size", args.per_size), ("--max-cells", args.max_cells)):
         if value is not None and value < 1:
             raise FillominoError(f"{flag} must be at least 1, got {value}")
+    if args.resume and not args.results:
+        raise FillominoError("--resume goes with --results FILE.jsonl")
     files = list(iter_puzzle_files(args.paths))
     if not files:
         raise FillominoError(f"no puzzle files (*.txt, *.json) in {', '.join(args.paths)}")
-    for out in (args.junit, args.html):
+    for out in (args.junit, args.html, args.results):
         if out and any(Path(out).resolve() == f.resolve() for f in files):
             raise FillominoError(f"{out} is one of the puzzle files: certify never overwrites its input")
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    for flag, out in (("--junit", args.junit), ("--html", args.html)):
+        if out:
+            _check_output(flag, out, args.force)
     records = select([read_record(f, options) for f in files], per_size=args.per_size, max_cells=args.max_cells)
     if not records:
         raise FillominoError(f"no puzzle of {', '.join(args.paths)} has at most {args.max_cells} cells")
+    log = ResultsLog(args.results, options, resume=args.resume, force=args.force) if args.results else None
+    todo = [r for r in records if log is None or not log.recorded(r)]
     failed = 0
-    with Progress(len(records), "certifying", unit="puzzle", quiet=args.quiet) as bar:
-        def done(record) -> None:
-            nonlocal failed
-            failed += record.fails(options.expect_status)
-            bar.advance(failed=failed)
+    try:
+        with Progress(len(records), "certifying", unit="puzzle", quiet=args.quiet) as bar:
+            bar.advance(len(records) - len(todo))
 
-        records = certify_records(records, options, jobs=jobs, on_done=done)
-    run_info = RunInfo(time.perf_counter() - start, jobs, len(files) - len(records))
+            def done(record) -> None:
+                nonlocal failed
+                if log is not None:
+                    log.write(record)
+                failed += record.fails(options.expect_status)
+                bar.advance(failed=failed)
+
+            certify_records(todo, options, workers=workers, on_done=done)
+    finally:
+        if log is not None:
+            log.close()
+    if log is not None:
+        records = [log.record_for(r) if log.recorded(r) else r for r in records]
+    run_info = RunInfo(time.perf_counter() - start, workers.describe(), len(files) - len(records),
+                       len(records) - len(todo))
     if args.junit:
         _write(args.junit, junit_xml(records, options))
     if args.html:
@@ -100,11 +120,21 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_UNKNOWN if failing else 0
 
 
-class RunInfo:
-    """How the whole run went: wall seconds from start to table, processes, files left out by the sample."""
+def _check_output(flag: str, name: str, force: bool) -> None:
+    """Before any work: an existing report is not overwritten without --force, and its folder must exist."""
+    path = Path(name)
+    if path.exists() and not force:
+        raise FillominoError(f"{flag} {name} already exists: use --force to overwrite it")
+    if not path.parent.is_dir():
+        raise FillominoError(f"{flag} {name}: no such folder {str(path.parent)!r}")
 
-    def __init__(self, wall_seconds: float, jobs: int, skipped: int = 0) -> None:
-        self.wall_seconds, self.jobs, self.skipped = wall_seconds, jobs, skipped
+
+class RunInfo:
+    """How the whole run went: wall seconds from start to table, where it ran, files the sample left out,
+    puzzles taken from a --resume'd results file."""
+
+    def __init__(self, wall_seconds: float, workers: str, skipped: int = 0, resumed: int = 0) -> None:
+        self.wall_seconds, self.workers, self.skipped, self.resumed = wall_seconds, workers, skipped, resumed
 
 
 def _write(name: str, text: str) -> None:
@@ -180,6 +210,8 @@ def summary_table(records: Sequence, run: RunInfo | None = None) -> str:
                + f"; {_times(records, run)}")
     if run is not None and run.skipped:
         out.append(f"({plural(run.skipped, 'file')} left out by --per-size/--max-cells)")
+    if run is not None and run.resumed:
+        out.append(f"({plural(run.resumed, 'puzzle')} taken from the --results file, not certified again)")
     return "\n".join(out)
 
 
@@ -188,7 +220,7 @@ def _times(records: Sequence, run: RunInfo | None) -> str:
     cpu = f"{sum(r.cpu_seconds for r in records):.1f} CPU s in the engines"
     if run is None:
         return cpu
-    return f"{run.wall_seconds:.1f} s wall with {plural(run.jobs, 'process', 'processes')}, {cpu}"
+    return f"{run.wall_seconds:.1f} s wall on {run.workers}, {cpu}"
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -204,7 +236,8 @@ def json_report(records: Sequence, options, run: RunInfo | None = None) -> dict:
     rows = summarize(records)
     times = {"cpu_seconds": round(sum(r.cpu_seconds for r in records), 3)}
     if run is not None:
-        times |= {"wall_seconds": round(run.wall_seconds, 3), "jobs": run.jobs, "left_out": run.skipped}
+        times |= {"wall_seconds": round(run.wall_seconds, 3), "workers": run.workers, "left_out": run.skipped,
+                  "resumed": run.resumed}
     return {
         "options": _options_json(options),
         "summary": rows[-1].to_json() | times | {"by_size": [row.to_json() for row in rows[:-1]]},

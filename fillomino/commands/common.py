@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..puzzle import Puzzle
+from ..puzzle import FillominoError, Puzzle
 
 INPUT_HELP = "a file path, '-' for stdin, or the puzzle itself (text, JSON, fillomino:RxC:... ID, puzz.link URL)"
 
@@ -60,6 +60,28 @@ def engine_kwargs(args: argparse.Namespace, backend: bool = True) -> dict:
             raise FillominoError(f"--threads must be at least 1, got {args.threads}")
         kwargs["threads"] = args.threads
     return kwargs
+
+
+def add_workers(parser: argparse.ArgumentParser) -> None:
+    """--workers N (local processes, default every core) and --scheduler ADDRESS (a Dask cluster)."""
+    parser.add_argument("--workers", "--jobs", type=int, default=None, metavar="N", dest="workers",
+                        help="run the work in N local processes (default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the work on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 "
+                        "(pip install 'fillomino[cluster]')")
+
+
+def workers_from(args: argparse.Namespace):
+    """The Workers the parsed --workers/--scheduler options ask for."""
+    from ..workers import Workers
+
+    if args.scheduler and args.workers is not None:
+        raise FillominoError("--workers and --scheduler exclude each other: the cluster has its own workers")
+    if args.scheduler:
+        return Workers(scheduler=args.scheduler)
+    if args.workers is not None and args.workers < 1:
+        raise FillominoError(f"--workers must be at least 1, got {args.workers}")
+    return Workers.local(args.workers)
 
 
 def add_quiet(parser: argparse.ArgumentParser) -> None:

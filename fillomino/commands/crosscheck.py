@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ..puzzle import FillominoError, Puzzle, is_solution
-from .common import add_engine_options, add_json, add_quiet, engine_kwargs, print_json
+from .common import add_engine_options, add_json, add_quiet, add_workers, engine_kwargs, print_json, workers_from
 
 EXIT_DISAGREE = 1
 EXIT_UNDECIDED = 3
@@ -63,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--backends", default="cnf,cpsat", metavar="A,B", help="comma-separated backends (default: cnf,cpsat)"
     )
     p.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
+    add_workers(p)
     add_quiet(p)
     add_engine_options(p, backend=False)
     add_json(p)
@@ -132,6 +133,11 @@ def check_one(name: str, puzzle: Puzzle, backends: list[str], **engine: object) 
     return record
 
 
+def _check_job(job: tuple) -> Record:
+    name, puzzle, backends, engine = job
+    return check_one(name, puzzle, backends, **engine)
+
+
 def run(args: argparse.Namespace) -> int:
     backends = parse_backends(args.backends)
     engine = engine_kwargs(args, backend=False)
@@ -140,19 +146,24 @@ def run(args: argparse.Namespace) -> int:
     engine["threads"] = args.threads
     puzzles = load_all(args.paths, args.max_size)
     from ..progress import Progress
+    from ..workers import run_jobs
 
+    workers = workers_from(args)
     table = _Table(backends, max(len(name) for name, _ in puzzles), quiet=args.json)
-    records = []
+    records: list[Record] = []
+    finished: dict[int, Record] = {}
+    jobs = [(name, puzzle, backends, engine) for name, puzzle in puzzles]
     with Progress(len(puzzles), "crosschecking", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         if not args.json:
             bar.write(table.header(), sys.stdout)
-        for name, puzzle in puzzles:
-            bar.note(name)
-            record = check_one(name, puzzle, backends, **engine)
-            records.append(record)
-            if not args.json:
-                bar.write(table.row(record), sys.stdout)
-            bar.advance(disagree=sum(r.agree is False for r in records))
+        # Rows are printed in the order the puzzles were given, whatever order the workers finish them in.
+        for k, record in run_jobs(_check_job, jobs, workers, cost=lambda job: job[1].size):
+            finished[k] = record
+            bar.advance(disagree=sum(r.agree is False for r in [*records, *finished.values()]))
+            while len(records) in finished:
+                records.append(finished.pop(len(records)))
+                if not args.json:
+                    bar.write(table.row(records[-1]), sys.stdout)
     summary = summarize(records, backends, args.max_size)
     if args.json:
         print_json({"puzzles": [r.to_json() for r in records], "summary": summary})

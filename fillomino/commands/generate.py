@@ -6,11 +6,10 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from ..puzzle import FillominoError, Puzzle
-from .common import add_quiet, print_json
+from .common import add_quiet, add_workers, print_json, workers_from
 
 FORMATS = ("text", "json", "id", "url")
 
@@ -49,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-timing", action="store_true",
                    help="leave the seconds line out of text/JSON files, so reruns are byte-identical")
     p.add_argument("--no-solution", action="store_true", help="leave the solution out of text/JSON output")
+    add_workers(p)
     add_quiet(p)
     p.set_defaults(run=run)
 
@@ -83,8 +83,9 @@ def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..generate import generate
+    from ..progress import Progress
     from ..solvers import Budget
+    from ..workers import run_jobs
 
     rows, cols = parse_shape(args.size)
     if args.count < 1:
@@ -101,31 +102,22 @@ def run(args: argparse.Namespace) -> int:
         budget=Budget.parse(args.budget),
         threads=args.threads,
     )
+    workers = workers_from(args)
     seeds = [args.seed + k for k in range(args.count)]
     out = Path(args.out) if args.out else None
     if out is not None:
         _prepare_out(out, [target_path(out, rows, cols, s, args.format) for s in seeds], args.force)
     done = 0
+    finished: dict[int, object] = {}
     try:
-        for seed in _progress(seeds, quiet=args.quiet or args.count == 1):
-            made = generate(rows, cols, seed, **options)
-            puzzle = _with_timing(made, args)
-            text = _render(puzzle, args.format)
-            if out is not None:
-                path = target_path(out, rows, cols, seed, args.format)
-                _write_file(path, text)
-                if args.json:
-                    print_json(_record(made, puzzle, str(path)))
-                else:
-                    print(path)
-            elif args.json:
-                print_json(_record(made, puzzle, None))
-            else:
-                if done and args.format in ("text", "json"):
-                    sys.stdout.write("\n" if args.format == "text" else "")
-                sys.stdout.write(text)
-            sys.stdout.flush()
-            done += 1
+        # Puzzles are printed in seed order whatever order the workers finish them in.
+        with Progress(len(seeds), "generating", unit="puzzle", quiet=args.quiet or args.count == 1) as bar:
+            for k, made in run_jobs(_generate_job, [(rows, cols, s, options) for s in seeds], workers):
+                finished[k] = made
+                bar.advance()
+                while done in finished:
+                    _emit(finished.pop(done), args, out, rows, cols, done)
+                    done += 1
     except Exception as exc:
         if not _is_interrupt(exc):
             raise
@@ -139,6 +131,33 @@ def run(args: argparse.Namespace) -> int:
         print(f"fillomino: interrupted: {done} of {len(seeds)} puzzles{where}", file=sys.stderr)
         return 130
     return 0
+
+
+def _generate_job(job: tuple) -> object:
+    from ..generate import generate
+
+    rows, cols, seed, options = job
+    return generate(rows, cols, seed, **options)
+
+
+def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int, done: int) -> None:
+    """Print (or write under --out) one finished puzzle, in the chosen format; ``done`` puzzles came before."""
+    puzzle = _with_timing(made, args)
+    text = _render(puzzle, args.format)
+    if out is not None:
+        path = target_path(out, rows, cols, made.seed, args.format)
+        _write_file(path, text)
+        if args.json:
+            print_json(_record(made, puzzle, str(path)))
+        else:
+            print(path)
+    elif args.json:
+        print_json(_record(made, puzzle, None))
+    else:
+        if done and args.format in ("text", "json"):
+            sys.stdout.write("\n" if args.format == "text" else "")
+        sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def _is_interrupt(exc: Exception) -> bool:
@@ -208,12 +227,3 @@ def _write_file(path: Path, text: str) -> None:
     finally:
         if tmp.exists():
             tmp.unlink()
-
-
-def _progress(seeds: list[int], quiet: bool) -> Iterator[int]:
-    from ..progress import Progress
-
-    with Progress(len(seeds), "generating", unit="puzzle", quiet=quiet) as bar:
-        for seed in seeds:
-            yield seed
-            bar.advance()
