@@ -28,6 +28,8 @@ DEFAULT_BUDGET = 10.0
 """Seconds each panel may spend on one edit before it says "unknown" (or "at least N")."""
 MAX_BODY = MAX_INPUT_CHARS + 4096
 """A request body: the CLI's input limit and room for the JSON around it."""
+CACHE_SIZE = 512
+"""Settled panel answers kept by puzzle: an undo, a redo or a clue put back is answered at once."""
 MAX_CLIENTS = 1000
 """Open pages remembered for cancelling their superseded edits (the oldest are forgotten)."""
 PAGE_FILES = {"/": ("index.html", "text/html"), "/app.js": ("app.js", "text/javascript"),
@@ -103,6 +105,7 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
     pages = {path: (package.joinpath(name).read_bytes(), kind) for path, (name, kind) in PAGE_FILES.items()}
     pool = Pool(warm)
     cancels = Cancels()
+    cache: OrderedDict[tuple[str, str], dict] = OrderedDict()
 
     def page(request: Request) -> Response:
         content, kind = pages[request.url.path]
@@ -126,6 +129,10 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
             raise BadRequest("seq must be a whole number")
         loop = asyncio.get_running_loop()
         started = loop.time()
+        key = (name, write_id(puzzle))
+        if key in cache:
+            cache.move_to_end(key)
+            return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1), "cached": True})
         task = loop.create_task(pool.run({"panel": name, "puzzle": write_id(puzzle), "seconds": budget}))
         if not cancels.begin(client, seq, task):
             return JSONResponse({"status": "cancelled"})
@@ -143,9 +150,12 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
             cancels.end(client, seq, task)
         if "error" in answer:
             return JSONResponse(answer, status_code=400)
-        answer["ms"] = round(1000 * (loop.time() - started), 1)
         answer["id"] = write_id(puzzle)
-        return JSONResponse(answer)
+        if answer.get("status") != "unknown":
+            cache[key] = answer
+            while len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
+        return JSONResponse({**answer, "ms": round(1000 * (loop.time() - started), 1)})
 
     async def export(request: Request) -> Response:
         fmt = request.path_params["fmt"]

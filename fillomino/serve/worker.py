@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 
 def main() -> None:
@@ -20,10 +21,13 @@ def main() -> None:
     sys.stdout = sys.stderr  # nothing but answers may reach the server's pipe
     run_panel("verdict", Puzzle(1, 1, (1,)), 1.0)  # loads the solver before the first real question
     for line in sys.stdin:
+        request: dict = {}
         try:
             request = json.loads(line)
             puzzle = parse_id(request["puzzle"], "<input>")
+            cpu = time.process_time()
             answer = run_panel(request["panel"], puzzle, float(request["seconds"]))
+            answer["cpu_ms"] = round(1000 * (time.process_time() - cpu), 1)
         except FillominoError as exc:
             answer = {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - a bug in one panel must not take the worker down silently

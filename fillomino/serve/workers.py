@@ -20,6 +20,10 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 """The folder holding this ``fillomino`` package, so workers import the same code as the server."""
 
 
+READY = 2
+"""Idle workers started at once after one was used or killed: the page's first two panels need them."""
+
+
 class Worker:
     """One ``python -m fillomino.serve.worker`` process and its pipes."""
 
@@ -74,8 +78,10 @@ class Pool:
             self.idle.append(worker)
 
     def top_up(self) -> None:
-        """Start workers in the background until ``warm`` are idle or on their way."""
-        while not self.closed and len(self.idle) + len(self._tasks) < self.warm:
+        """Start workers in the background: ``READY`` idle ones at once (the next edit's first panels),
+        the rest up to ``warm`` only while no question runs, so starting them never slows an answer."""
+        want = self.warm if not self.busy else min(self.warm, READY)
+        while not self.closed and len(self.idle) + len(self._tasks) < want:
             task = asyncio.get_running_loop().create_task(self._start_one())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -91,6 +97,8 @@ class Pool:
             answer = await worker.ask(request)
         except BaseException:
             worker.kill()
+            self.busy.discard(worker)
+            self.top_up()
             raise
         finally:
             self.busy.discard(worker)
@@ -98,6 +106,7 @@ class Pool:
             self.idle.append(worker)
         else:
             worker.kill()
+        self.top_up()
         return answer
 
     async def close(self) -> None:

@@ -70,15 +70,22 @@ function analyse() {
   render();
   for (const p of PANELS) { busy(p.name, true); $(p.name).textContent = "working…"; }
   $("answers").textContent = "";
+  const pending = {};
   const ask = (p) => {
-    const ctl = new AbortController(); controllers.push(ctl);
+    const ctl = new AbortController(); controllers.push(ctl); pending[p.name] = ctl;
     return post("/api/panel/" + p.name, { puzzle: text, client, seq: mine }, ctl.signal)
       .then((res) => res.json())
       .then((r) => {
         if (mine !== seq || r.status === "cancelled") return null;
         results[p.name] = r; busy(p.name, false); p.show(r); render();
-        timing[p.name] = performance.now() - started; timing[p.name + "_server"] = r.ms;
+        timing[p.name] = performance.now() - started; timing[p.name + "_server"] = r.ms; timing[p.name + "_cpu"] = r.cpu_ms;
         showError("");
+        if (p.name === "verdict" && (r.status === "unique" || r.status === "none") && !results.loose) {
+          // a proved unique (or unsolvable) grid has no loose cell: no need to wait for the search
+          pending.loose.abort();
+          results.loose = { status: r.status, loose: [], derived: true };
+          busy("loose", false); showLoose(results.loose); timing.loose = timing.verdict;
+        }
         return r;
       })
       .catch((e) => {
@@ -86,9 +93,9 @@ function analyse() {
         busy(p.name, false); $(p.name).textContent = "—"; showError(e.message); return null;
       });
   };
-  const verdict = ask(PANELS[0]);
-  for (const p of PANELS.slice(1)) if (p.first) ask(p);
-  verdict.then((v) => {
+  const first = PANELS.filter((p) => p.first).map(ask);
+  // the other panels wait for the first ones, so they never slow the verdict and the loose cells
+  Promise.all(first).then(([v]) => {
     for (const p of PANELS) {
       if (p.first || !v) continue;
       if (p.when(v)) ask(p); else { busy(p.name, false); p.show({ status: "skipped", verdict: v.status }); }
