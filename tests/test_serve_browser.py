@@ -200,3 +200,35 @@ def puzzle_text(puzzle) -> str:
     from fillomino.formats import write_text
 
     return write_text(puzzle)
+
+
+def test_drop_a_file_and_start_an_empty_grid(base: str, browser) -> None:
+    browser.get(base + "/")
+    drop = """
+        const data = new DataTransfer();
+        data.items.add(new File([arguments[0]], "puzzle.txt", {type: "text/plain"}));
+        document.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+    """
+    browser.execute_script(drop, janko_001())
+    wait(browser, lambda d: verdict(d) == "unique")
+    for field, value in (("new-rows", "2"), ("new-cols", "3")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "new").click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 6 and verdict(d) == "multiple")
+    cell(browser, 0, 0).click()
+    board = browser.find_element(By.ID, "board")
+    board.send_keys("3", Keys.ARROW_RIGHT, "3", Keys.ARROW_DOWN, "3")  # 33. / .3. has one solution
+    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#board .clue")] == ["3", "3", "3"])
+    wait(browser, lambda d: verdict(d) == "unique" and settled(d))
+    board.send_keys(Keys.DELETE)
+    wait(browser, lambda d: verdict(d) == "multiple" and len(d.find_elements(By.CSS_SELECTOR, ".clue")) == 2)
+    for field, value in (("new-rows", "300"), ("new-cols", "300")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "new").click()
+    error = wait(browser, lambda d: d.find_element(By.ID, "error").text)
+    assert "at most 200" in error and len(browser.find_elements(By.CSS_SELECTOR, "#board .cell")) == 6
+
