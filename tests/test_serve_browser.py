@@ -232,3 +232,17 @@ def test_drop_a_file_and_start_an_empty_grid(base: str, browser) -> None:
     error = wait(browser, lambda d: d.find_element(By.ID, "error").text)
     assert "at most 200" in error and len(browser.find_elements(By.CSS_SELECTOR, "#board .cell")) == 6
 
+
+def test_a_spent_budget_says_unknown_and_the_page_keeps_working(browser) -> None:
+    with running_server("--budget", "0.2s") as short:
+        browser.get(short + "/")
+        for field in ("new-rows", "new-cols"):
+            box = browser.find_element(By.ID, field)
+            box.clear()
+            box.send_keys("12")
+        browser.find_element(By.ID, "new").click()  # an empty 12x12: far too loose to settle in 0.2 s
+        wait(browser, lambda d: settled(d) and verdict(d) in ("multiple", "unknown"))
+        assert browser.find_element(By.ID, "loose").text == "unknown: the budget ran out"
+        assert browser.find_element(By.ID, "count").text.startswith("at least")
+        assert browser.find_element(By.ID, "error").get_attribute("hidden")
+

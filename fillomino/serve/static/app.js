@@ -67,7 +67,7 @@ function analyse() {
   controllers = []; results = {}; seq += 1;
   const mine = seq, text = puzzleText(), started = performance.now(), timing = { seq: mine };
   window.fillominoTimings.push(timing);
-  render();
+  showError(""); render();
   for (const p of PANELS) { busy(p.name, true); $(p.name).textContent = "working…"; }
   $("answers").textContent = "";
   const pending = {};
@@ -79,7 +79,6 @@ function analyse() {
         if (mine !== seq || r.status === "cancelled") return null;
         results[p.name] = r; busy(p.name, false); p.show(r); render();
         timing[p.name] = performance.now() - started; timing[p.name + "_server"] = r.ms; timing[p.name + "_cpu"] = r.cpu_ms;
-        showError("");
         if (p.name === "verdict" && (r.status === "unique" || r.status === "none") && !results.loose) {
           // a proved unique (or unsolvable) grid has no loose cell: no need to wait for the search
           pending.loose.abort();
@@ -128,11 +127,10 @@ function showVerdict(v) {
 
 function showLoose(r) {
   $("loose").dataset.status = r.status;
-  $("loose").textContent = {
+  $("loose").textContent = r.status === "multiple" ? `${r.loose.length} loose cells (shaded, with their possible values)` : {
     unknown: "unknown: the budget ran out",
     none: "no solution, so no cell has a value",
     unique: "none: every cell is decided",
-    multiple: `${r.loose.length} loose cells (shaded, with their possible values)`,
   }[r.status];
 }
 
@@ -142,7 +140,11 @@ function showCount(r) {
 
 function showSuggest(r) {
   const el = $("suggest");
-  if (r.status === "skipped") { el.textContent = r.verdict === "unique" ? "none needed: it is unique" : "—"; return; }
+  if (r.status === "skipped") {
+    el.textContent = { unique: "none needed: it is unique", none: "none: no clue makes a grid without solution unique",
+      unknown: "not asked while the verdict is unknown" }[r.verdict];
+    return;
+  }
   if (r.status === "unknown") { el.textContent = "unknown: the budget ran out"; return; }
   const n = r.clues.length;
   el.textContent = `${n} clue${n === 1 ? "" : "s"} make it unique (green on the board; click one to add it)`;
