@@ -71,17 +71,16 @@ def _shape(puzzle: Puzzle) -> dict:
 
 
 class Cancels:
-    """Each page's newest edit number; starting a newer edit cancels the page's older analyses."""
+    """Each page's newest edit number; a newer edit cancels the page's older analyses."""
 
     def __init__(self) -> None:
         self.latest: OrderedDict[str, int] = OrderedDict()
         self.running: dict[str, set[tuple[int, asyncio.Task]]] = {}
 
-    def begin(self, client: str, seq: int, task: asyncio.Task) -> bool:
-        """Register ``task`` for edit ``seq``; False (and the task cancelled) when a newer edit came first."""
+    def advance(self, client: str, seq: int) -> bool:
+        """Note that edit ``seq`` of this page is wanted, cancelling its older ones; False when a newer came first."""
         newest = self.latest.get(client, seq)
         if seq < newest:
-            task.cancel()
             return False
         if seq > newest:
             for old_seq, old in list(self.running.get(client, ())):
@@ -92,8 +91,10 @@ class Cancels:
         while len(self.latest) > MAX_CLIENTS:
             gone, _ = self.latest.popitem(last=False)
             self.running.pop(gone, None)
-        self.running.setdefault(client, set()).add((seq, task))
         return True
+
+    def track(self, client: str, seq: int, task: asyncio.Task) -> None:
+        self.running.setdefault(client, set()).add((seq, task))
 
     def end(self, client: str, seq: int, task: asyncio.Task) -> None:
         self.running.get(client, set()).discard((seq, task))
@@ -129,13 +130,14 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
             raise BadRequest("seq must be a whole number")
         loop = asyncio.get_running_loop()
         started = loop.time()
+        if not cancels.advance(client, seq):
+            return JSONResponse({"status": "cancelled"})
         key = (name, write_id(puzzle))
         if key in cache:
             cache.move_to_end(key)
             return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1), "cached": True})
         task = loop.create_task(pool.run({"panel": name, "puzzle": write_id(puzzle), "seconds": budget}))
-        if not cancels.begin(client, seq, task):
-            return JSONResponse({"status": "cancelled"})
+        cancels.track(client, seq, task)
         try:
             while not task.done():
                 await asyncio.wait({task}, timeout=0.05)
@@ -151,7 +153,7 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         if "error" in answer:
             return JSONResponse(answer, status_code=400)
         answer["id"] = write_id(puzzle)
-        if answer.get("status") != "unknown":
+        if answer.get("status") not in ("unknown", "at least"):  # a budget-bound answer may settle next time
             cache[key] = answer
             while len(cache) > CACHE_SIZE:
                 cache.popitem(last=False)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -37,6 +38,7 @@ class Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "fillomino.serve.worker",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+            start_new_session=True,  # its own process group: a kill also ends what it started (a Ganak count)
             limit=64 * 1024 * 1024,  # one answer is one line: a big board's pictures are long
         )
         return cls(process)
@@ -55,9 +57,10 @@ class Worker:
         return json.loads(line)
 
     def kill(self) -> None:
-        if self.alive:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
+        """End the worker and every process it started."""
+        if self.alive:  # once reaped, its group id may belong to someone else
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
 
 
 class Pool:
