@@ -30,8 +30,20 @@ EMPTY_14 = write_id(Puzzle(14, 14, (0,) * 196))
 
 @pytest.fixture(scope="module")
 def server() -> str:
-    with running_server() as base:
+    with running_server(write_id(parse_puzzle(UNIQUE))) as base:
         yield base
+
+
+def test_the_page_and_the_puzzle_it_opens_with(server: str) -> None:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(server + "/", timeout=30) as res:
+        assert b'<script src="/app.js">' in res.read() and res.headers["Content-Type"].startswith("text/html")
+    with urllib.request.urlopen(server + "/api/start", timeout=30) as res:
+        start = json.loads(res.read())
+    assert tuple(start["puzzle"]["clues"]) == parse_puzzle(UNIQUE).clues
+    assert start["panels"] == ["verdict", "loose", "count", "suggest"]
 
 
 def test_load_reads_every_format_and_answers_the_shape(server: str) -> None:

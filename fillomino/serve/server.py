@@ -37,6 +37,7 @@ def serve(puzzle: Puzzle | None, *, host: str = LOOPBACK, port: int = 8000, budg
           warm: int = 4) -> None:
     """Serve the workbench until interrupted; prints ``fillomino serve: http://HOST:PORT/`` once listening."""
     try:
+        import starlette  # noqa: F401  (imported by the app; checked here for one clear message)
         import uvicorn
     except ImportError:
         raise FillominoError("fillomino serve needs Starlette and uvicorn: pip install 'fillomino[serve]'") from None
