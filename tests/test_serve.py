@@ -197,3 +197,20 @@ def test_another_address_warns() -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(15) == 130
+
+
+def test_loose_cells_of_a_grid_with_more_clues_start_from_the_settled_ones(server: str) -> None:
+    from fillomino.possible import possible
+
+    fewer = "3..5.\n.1..2\n.4...\n4..3.\n.....\n"  # janko-001 without three clues (asked nowhere else)
+    status, first = post(server, "/api/panel/loose", {"puzzle": fewer})
+    assert status == 200 and first["status"] == "multiple" and first["narrowed"] is False
+    more = ("3..5.\n.1..2\n.4...\n4..3.\n.4...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4...\n",
+            "3..5.\n.1..2\n.4...\n4..3.\n.5...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4..4\n")
+    for text in more:  # more clues: the search starts from the settled values, and stays exact
+        status, answer = post(server, "/api/panel/loose", {"puzzle": text})
+        expected = possible(parse_puzzle(text))
+        assert answer["narrowed"] is True
+        assert answer["status"] == ("none" if not expected.solvable else "unique" if expected.unique else "multiple")
+        assert answer["loose"] == [[r, c, v] for r, c, v in expected.loose_cells()]
+

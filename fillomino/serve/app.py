@@ -107,6 +107,21 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
     pool = Pool(warm)
     cancels = Cancels()
     cache: OrderedDict[tuple[str, str], dict] = OrderedDict()
+    known: dict[str, tuple[tuple[int, ...], list]] = {}
+    """Settled loose-cell answers by puzzle ID: its clues and every cell's possible values."""
+
+    def narrowing(puzzle: Puzzle) -> list | None:
+        """Every cell's possible values in a settled grid whose clues are a subset of ``puzzle``'s (the most
+        clues wins): adding clues only removes solutions, so they cover every solution of ``puzzle``."""
+        best, most = None, -1
+        for clues, cells in known.values():
+            if len(clues) != puzzle.size or len(cells) != puzzle.rows:
+                continue
+            if all(a == 0 or a == b for a, b in zip(clues, puzzle.clues)):
+                n = sum(1 for a in clues if a)
+                if n > most:
+                    best, most = cells, n
+        return best
 
     def page(request: Request) -> Response:
         content, kind = pages[request.url.path]
@@ -136,7 +151,10 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         if key in cache:
             cache.move_to_end(key)
             return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1), "cached": True})
-        task = loop.create_task(pool.run({"panel": name, "puzzle": write_id(puzzle), "seconds": budget}))
+        question = {"panel": name, "puzzle": key[1], "seconds": budget}
+        if name == "loose":
+            question["candidates"] = narrowing(puzzle)
+        task = loop.create_task(pool.run(question))
         cancels.track(client, seq, task)
         try:
             while not task.done():
@@ -152,11 +170,16 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
             cancels.end(client, seq, task)
         if "error" in answer:
             return JSONResponse(answer, status_code=400)
+        if name == "loose":
+            answer["narrowed"] = question["candidates"] is not None
         answer["id"] = write_id(puzzle)
         if answer.get("status") not in ("unknown", "at least"):  # a budget-bound answer may settle next time
             cache[key] = answer
+            if name == "loose" and "cells" in answer:
+                known[key[1]] = (puzzle.clues, answer["cells"])
             while len(cache) > CACHE_SIZE:
-                cache.popitem(last=False)
+                gone, _ = cache.popitem(last=False)
+                known.pop(gone[1], None)
         return JSONResponse({**answer, "ms": round(1000 * (loop.time() - started), 1)})
 
     async def export(request: Request) -> Response:

@@ -33,12 +33,15 @@ def verdict(puzzle: Puzzle, budget: Budget) -> dict:
     return out
 
 
-def loose(puzzle: Puzzle, budget: Budget) -> dict:
-    """Every cell with more than one possible value, and those values (exact)."""
+def loose(puzzle: Puzzle, budget: Budget, candidates: list | None = None) -> dict:
+    """Every cell with more than one possible value, and those values (exact); ``cells`` has every cell's.
+
+    ``candidates`` (rows of value lists) are values known to cover every solution's, such as the
+    possible values of the same grid with fewer clues: the search then asks only about those."""
     from ..possible import possible
 
     try:
-        result = possible(puzzle, budget=budget)
+        result = possible(puzzle, budget=budget, candidates=candidates)
     except BudgetExhausted:
         return {"status": "unknown"}
     if not result.solvable:
@@ -47,6 +50,7 @@ def loose(puzzle: Puzzle, budget: Budget) -> dict:
         "status": "unique" if result.unique else "multiple",
         "loose": [[r, c, values] for r, c, values in result.loose_cells()],
         "forced": result.forced,
+        "cells": [[sorted(v) for v in row] for row in result.cells],
     }
 
 
@@ -77,9 +81,11 @@ PANELS: dict[str, Callable[[Puzzle, Budget], dict]] = {
 }
 
 
-def run_panel(name: str, puzzle: Puzzle, seconds: float) -> dict:
-    """One panel's answer; an unknown verdict from any budget is ``{"status": "unknown"}``."""
+def run_panel(name: str, puzzle: Puzzle, seconds: float, candidates: list | None = None) -> dict:
+    """One panel's answer; an unknown verdict from any budget is ``{"status": "unknown"}``.
+    ``candidates`` go to the loose-cells panel only (see ``loose``)."""
+    extra = {"candidates": candidates} if candidates is not None and name == "loose" else {}
     try:
-        return PANELS[name](puzzle, Budget(seconds=seconds))
+        return PANELS[name](puzzle, Budget(seconds=seconds), **extra)
     except BudgetExhausted:
         return {"status": "unknown"}

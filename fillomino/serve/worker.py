@@ -1,6 +1,7 @@
 """A worker process of ``fillomino serve``: one JSON request per line on stdin, one JSON answer per line on stdout.
 
-Request: ``{"panel": NAME, "puzzle": "fillomino:RxC:...", "seconds": S}``; answer: the panel's JSON,
+Request: ``{"panel": NAME, "puzzle": "fillomino:RxC:...", "seconds": S}`` (and for the loose cells,
+optionally ``"candidates"``: rows of value lists that cover every solution); answer: the panel's JSON,
 or ``{"error": MESSAGE}``. The server kills a worker whose answer nobody wants any more, so a
 worker needs no way to be interrupted; it never touches the disk.
 """
@@ -26,7 +27,7 @@ def main() -> None:
             request = json.loads(line)
             puzzle = parse_id(request["puzzle"], "<input>")
             cpu = time.process_time()
-            answer = run_panel(request["panel"], puzzle, float(request["seconds"]))
+            answer = run_panel(request["panel"], puzzle, float(request["seconds"]), request.get("candidates"))
             answer["cpu_ms"] = round(1000 * (time.process_time() - cpu), 1)
         except FillominoError as exc:
             answer = {"error": str(exc)}

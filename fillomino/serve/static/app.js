@@ -68,7 +68,7 @@ function analyse() {
   const mine = seq, text = puzzleText(), started = performance.now(), timing = { seq: mine };
   window.fillominoTimings.push(timing);
   showError(""); render();
-  for (const p of PANELS) { busy(p.name, true); $(p.name).textContent = "working…"; }
+  for (const p of PANELS) { busy(p.name, true); $(p.name).textContent = "working…"; $(p.name).dataset.status = ""; }
   $("answers").textContent = "";
   const pending = {};
   const ask = (p) => {
@@ -84,6 +84,13 @@ function analyse() {
           pending.loose.abort();
           results.loose = { status: r.status, loose: [], derived: true };
           busy("loose", false); showLoose(results.loose); timing.loose = timing.verdict;
+        }
+        if (p.name === "loose" && !results.verdict && !r.derived) {
+          // the exact possible values already say which verdict it is; the two answers or the conflict follow
+          showVerdictStatus(r.status, r.status === "unique" ? "unique (every cell has one possible value)"
+            : r.status === "none" ? "none: no solution (finding the conflicting clues…)"
+            : `multiple: ${r.loose.length} cells can take more than one value (drawing two answers…)`);
+          timing.verdict = timing.loose;
         }
         return r;
       })
@@ -107,16 +114,19 @@ function analyse() {
 
 function busy(name, on) { $(name).classList.toggle("busy", on); }
 
+function showVerdictStatus(status, text) {
+  $("verdict").dataset.status = status;
+  $("verdict").textContent = text;
+}
+
 function showVerdict(v) {
-  const el = $("verdict");
-  el.dataset.status = v.status;
   const rc = (cells) => cells.map(([r, c]) => `r${r + 1}c${c + 1}`).join(", ");
-  el.textContent = {
-    unique: `unique (proved in ${v.ms} ms)`,
-    multiple: `multiple: two answers differ at ${v.differ.length} cells (dashed)`,
-    none: `none: no solution; conflicting clues ${rc(v.conflict)} (red)`,
-    unknown: "unknown: the budget ran out before it was settled",
-  }[v.status];
+  showVerdictStatus(v.status, {
+    unique: () => `unique (proved in ${v.ms} ms)`,
+    multiple: () => `multiple: two answers differ at ${v.differ.length} cells (dashed)`,
+    none: () => `none: no solution; conflicting clues ${rc(v.conflict)} (red)`,
+    unknown: () => "unknown: the budget ran out before it was settled",
+  }[v.status]());
   if (v.picture) {
     const img = document.createElement("img");
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(v.picture);
