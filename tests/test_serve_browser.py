@@ -119,7 +119,9 @@ def test_edit_to_unique_export_and_errors(base: str, browser) -> None:
     for r, c in clued[:2]:
         clear_clue(browser, r, c)
     wait(browser, lambda d: verdict(d) == "multiple" and d.find_elements(By.CSS_SELECTOR, ".cell.loose"))
+    wait(browser, settled)
     assert "loose cells" in browser.find_element(By.ID, "loose").text
+    assert "two answers differ" in browser.find_element(By.ID, "verdict").text
     assert browser.find_elements(By.CSS_SELECTOR, "#answers img")
     for _ in range(puzzle.size):  # each click adds one suggested clue; the last one makes it unique
         wait(browser, settled)

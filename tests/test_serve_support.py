@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -29,6 +30,8 @@ def running_server(*args: str) -> Iterator[str]:
         if "http://" not in line:
             proc.kill()
             raise RuntimeError(f"fillomino serve did not start: {line!r} {proc.stderr.read()!r}")  # type: ignore[union-attr]
+        for stream in (proc.stdout, proc.stderr):  # drained, so a chatty server never blocks on a full pipe
+            threading.Thread(target=stream.read, daemon=True).start()  # type: ignore[union-attr]
         yield line.split()[2].rstrip("/")
     finally:
         proc.send_signal(signal.SIGINT)

@@ -86,7 +86,7 @@ function analyse() {
           results.loose = { status: r.status, loose: [], derived: true };
           busy("loose", false); showLoose(results.loose); timing.loose = timing.verdict;
         }
-        if (p.name === "loose" && !results.verdict && !r.derived) {
+        if (p.name === "loose" && !results.verdict && ["unique", "multiple", "none"].includes(r.status)) {
           // the exact possible values already say which verdict it is; the two answers or the conflict follow
           showVerdictStatus(r.status, r.status === "unique" ? "unique (every cell has one possible value)"
             : r.status === "none" ? "none: no solution (finding the conflicting clues…)"
