@@ -214,3 +214,18 @@ def test_loose_cells_of_a_grid_with_more_clues_start_from_the_settled_ones(serve
         assert answer["status"] == ("none" if not expected.solvable else "unique" if expected.unique else "multiple")
         assert answer["loose"] == [[r, c, v] for r, c, v in expected.loose_cells()]
 
+
+def test_only_json_from_loopback_names_is_taken(server: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    form = urllib.request.Request(server + "/api/load", data=b'{"text": "1"}', method="POST",
+                                  headers={"Content-Type": "text/plain"})  # what another site may send unasked
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(form, timeout=30)
+    assert refused.value.code == 400
+    rebound = urllib.request.Request(server + "/api/start", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=30)
+    assert refused.value.code == 400
+

@@ -11,10 +11,12 @@ import asyncio
 import contextlib
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -32,6 +34,7 @@ CACHE_SIZE = 512
 """Settled panel answers kept by puzzle: an undo, a redo or a clue put back is answered at once."""
 MAX_CLIENTS = 1000
 """Open pages remembered for cancelling their superseded edits (the oldest are forgotten)."""
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 PAGE_FILES = {"/": ("index.html", "text/html"), "/app.js": ("app.js", "text/javascript"),
               "/app.css": ("app.css", "text/css")}
 EXPORTS = {"url": "text/plain", "id": "text/plain", "text": "text/plain", "json": "application/json",
@@ -43,7 +46,12 @@ class BadRequest(Exception):
 
 
 async def _body(request: Request) -> dict:
-    """The request's JSON object, refused past ``MAX_BODY`` bytes without reading further."""
+    """The request's JSON object, refused past ``MAX_BODY`` bytes without reading further.
+
+    Only ``application/json`` is taken: another site's page cannot send that to this server without
+    the browser asking first (CORS), and this app never says yes."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise BadRequest("the request must be application/json")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -100,8 +108,11 @@ class Cancels:
         self.running.get(client, set()).discard((seq, task))
 
 
-def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET, warm: int = 4) -> Starlette:
-    """The app; ``initial`` is the puzzle the page opens with, ``budget`` the seconds per panel and edit."""
+def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET, warm: int = 4,
+               hosts: Sequence[str] = ("*",)) -> Starlette:
+    """The app; ``initial`` is the puzzle the page opens with, ``budget`` the seconds per panel and edit,
+    ``hosts`` the names the page may be reached by (a loopback server: only loopback names, so another
+    site cannot rebind its own name to this machine and read the answers)."""
     package = resources.files(__package__) / "static"
     pages = {path: (package.joinpath(name).read_bytes(), kind) for path, (name, kind) in PAGE_FILES.items()}
     pool = Pool(warm)
@@ -216,6 +227,7 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
         exception_handlers={FillominoError: refused, BadRequest: refused},
     )
     app.state.pool = pool

@@ -41,7 +41,7 @@ def serve(puzzle: Puzzle | None, *, host: str = LOOPBACK, port: int = 8000, budg
         import uvicorn
     except ImportError:
         raise FillominoError("fillomino serve needs Starlette and uvicorn: pip install 'fillomino[serve]'") from None
-    from .app import create_app
+    from .app import LOOPBACK_HOSTS, create_app
 
     if not is_loopback(host):
         print(f"fillomino serve: warning: listening on {host}, so other machines can reach this workbench "
@@ -50,6 +50,8 @@ def serve(puzzle: Puzzle | None, *, host: str = LOOPBACK, port: int = 8000, budg
     shown = sock.getsockname()[1]
     name = f"[{host}]" if ":" in host else host
     print(f"fillomino serve: http://{name}:{shown}/ (Ctrl-C to stop)", flush=True)
-    config = uvicorn.Config(create_app(puzzle, budget=budget, warm=warm), log_level="warning", lifespan="on",
+    hosts = LOOPBACK_HOSTS if is_loopback(host) else ("*",)
+    config = uvicorn.Config(create_app(puzzle, budget=budget, warm=warm, hosts=hosts), log_level="warning",
+                            lifespan="on",
                             timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
