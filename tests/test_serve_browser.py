@@ -252,6 +252,13 @@ def test_drop_a_file_and_start_an_empty_grid(base: str, browser) -> None:
     wait(browser, lambda d: verdict(d) == "unique" and settled(d))
     board.send_keys(Keys.DELETE)
     wait(browser, lambda d: verdict(d) == "multiple" and len(d.find_elements(By.CSS_SELECTOR, ".clue")) == 2)
+    board.send_keys(Keys.ARROW_LEFT, "1", Keys.ARROW_RIGHT, "1")  # two 1s side by side: no solution
+    wait(browser, lambda d: verdict(d) == "none" and settled(d))
+    conflict = {(e.get_attribute("data-r"), e.get_attribute("data-c"))
+                for e in browser.find_elements(By.CSS_SELECTOR, ".cell.conflict")}
+    assert conflict == {("1", "0"), ("1", "1")}
+    assert "r2c1, r2c2" in browser.find_element(By.ID, "verdict").text
+    assert browser.find_element(By.ID, "loose").text.startswith("no solution")
     for field, value in (("new-rows", "300"), ("new-cols", "300")):
         box = browser.find_element(By.ID, field)
         box.clear()
