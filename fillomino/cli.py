@@ -26,6 +26,7 @@ COMMANDS = (
     "generate",
     "certify",
     "render",
+    "serve",
 )
 
 EXIT_USAGE = 2

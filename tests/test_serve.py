@@ -1,0 +1,231 @@
+"""fillomino serve without a browser: its JSON API over the library, cancellation, limits, the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="fillomino serve needs the serve extra: pip install 'fillomino[serve]'")
+pytest.importorskip("uvicorn", reason="fillomino serve needs the serve extra: pip install 'fillomino[serve]'")
+
+from fillomino.formats import parse_puzzle, parse_url, write_id, write_json, write_url  # noqa: E402
+from fillomino.puzzle import FillominoError, Puzzle  # noqa: E402
+from fillomino.serve.app import Cancels  # noqa: E402
+from fillomino.serve.server import bind, is_loopback  # noqa: E402
+from fillomino.serve.workers import Pool  # noqa: E402
+from fillomino.solvers import uniqueness  # noqa: E402
+from tests.test_serve_support import ROOT, post, running_server  # noqa: E402
+
+# a 5x5 with one solution (janko 001's grid), and the same with two clues taken out
+UNIQUE = "3..5.\n.1..2\n.4.2.\n4..3.\n.4..4\n"
+LOOSE = "3..5.\n.1..2\n.4.2.\n...3.\n.4...\n"
+EMPTY_14 = write_id(Puzzle(14, 14, (0,) * 196))
+
+
+@pytest.fixture(scope="module")
+def server() -> str:
+    with running_server(write_id(parse_puzzle(UNIQUE))) as base:
+        yield base
+
+
+def test_the_page_and_the_puzzle_it_opens_with(server: str) -> None:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(server + "/", timeout=30) as res:
+        assert b'<script src="/app.js">' in res.read() and res.headers["Content-Type"].startswith("text/html")
+    with urllib.request.urlopen(server + "/api/start", timeout=30) as res:
+        start = json.loads(res.read())
+    assert tuple(start["puzzle"]["clues"]) == parse_puzzle(UNIQUE).clues
+    assert start["panels"] == ["verdict", "loose", "count", "suggest"]
+
+
+def test_load_reads_every_format_and_answers_the_shape(server: str) -> None:
+    puzzle = parse_puzzle(UNIQUE)
+    for text in (UNIQUE, write_id(puzzle), write_url(puzzle), write_json(puzzle)):
+        status, answer = post(server, "/api/load", {"text": text})
+        assert status == 200
+        assert (answer["rows"], answer["cols"], tuple(answer["clues"])) == (5, 5, puzzle.clues)
+
+
+@pytest.mark.parametrize("text", ["3x3\n1?2\n...", "fillomino:300x300:", "{\"puzzle\": 3}", ""])
+def test_a_bad_paste_gets_the_readers_one_line_message(server: str, text: str) -> None:
+    with pytest.raises(FillominoError) as expected:
+        parse_puzzle(text, "<input>")
+    status, answer = post(server, "/api/load", {"text": text})
+    assert status == 400
+    assert answer["error"] == str(expected.value)
+    assert "\n" not in answer["error"]
+    cli = subprocess.run([sys.executable, "-m", "fillomino", "convert", text], cwd=ROOT, capture_output=True,
+                         text=True)
+    if text.strip():  # the CLI says the same line (an empty argument it reads as a missing file)
+        assert cli.stderr.strip() == f"fillomino: error: {answer['error']}"
+
+
+def test_a_path_in_the_page_is_text_never_a_file(server: str) -> None:
+    path = ROOT / "corpus" / "05x05" / "5x5-s0.txt"
+    assert parse_puzzle(path.read_text())  # the file is a puzzle, so only reading it would succeed
+    status, answer = post(server, "/api/load", {"text": str(path)})
+    assert status == 400 and "error" in answer
+
+
+def test_an_oversized_body_is_refused_before_it_is_read_whole(server: str) -> None:
+    status, answer = post(server, "/api/load", b'{"text": "' + b"1" * 8_100_000 + b'"}')
+    assert status == 400 and "larger than" in answer["error"]
+
+
+def test_panels_answer_like_the_library(server: str) -> None:
+    loose = parse_puzzle(LOOSE)
+    status, verdict = post(server, "/api/panel/verdict", {"puzzle": LOOSE})
+    assert status == 200 and verdict["status"] == "multiple"
+    expected = uniqueness(loose)
+    assert verdict["differ"] == [list(rc) for rc in expected.differ] and "<svg" in verdict["picture"]
+    assert verdict["id"] == write_id(loose)
+    status, cells = post(server, "/api/panel/loose", {"puzzle": LOOSE})
+    assert cells["status"] == "multiple" and cells["loose"]
+    assert all(len(values) > 1 for _, _, values in cells["loose"])
+    status, counted = post(server, "/api/panel/count", {"puzzle": LOOSE})
+    assert counted["status"] == "exact" and counted["count"] > 1
+    status, suggested = post(server, "/api/panel/suggest", {"puzzle": LOOSE})
+    clues = list(loose.clues)
+    for r, c, v in suggested["clues"]:
+        clues[r * 5 + c] = v
+    assert uniqueness(Puzzle(5, 5, tuple(clues))).status == "unique"
+    status, verdict = post(server, "/api/panel/verdict", {"puzzle": UNIQUE})
+    assert verdict["status"] == "unique"
+    status, verdict = post(server, "/api/panel/verdict", {"puzzle": "22\n.."})
+    assert verdict["status"] == "none" and verdict["conflict"]
+    status, answer = post(server, "/api/panel/rating", {"puzzle": UNIQUE})
+    assert status == 400 and "no panel" in answer["error"]
+
+
+def test_exports_read_back(server: str) -> None:
+    puzzle = parse_puzzle(LOOSE)
+    status, url = post(server, "/api/export/url", {"puzzle": LOOSE}, raw=True)
+    assert status == 200 and parse_url(url.decode().strip()).clues == puzzle.clues
+    status, svg = post(server, "/api/export/svg", {"puzzle": LOOSE}, raw=True)
+    assert svg.startswith(b"<svg")
+    pytest.importorskip("PIL")
+    status, png = post(server, "/api/export/png", {"puzzle": LOOSE}, raw=True)
+    assert png.startswith(b"\x89PNG")
+
+
+def test_a_newer_edit_cancels_the_older_analysis(server: str) -> None:
+    slow = EMPTY_14  # every value of an empty 14x14 takes far longer than this test waits
+    answers: dict[str, object] = {}
+
+    def old() -> None:
+        answers["old"] = post(server, "/api/panel/loose", {"puzzle": slow, "client": "t", "seq": 1})
+
+    thread = threading.Thread(target=old)
+    start = time.monotonic()
+    thread.start()
+    time.sleep(0.5)
+    assert post(server, "/api/panel/verdict", {"puzzle": UNIQUE, "client": "t", "seq": 2})[1]["status"] == "unique"
+    thread.join(10)
+    assert answers["old"] == (200, {"status": "cancelled"})
+    assert time.monotonic() - start < 5
+    # an edit older than the newest one is not even started
+    assert post(server, "/api/panel/verdict", {"puzzle": UNIQUE, "client": "t", "seq": 1})[1] == {"status": "cancelled"}
+
+
+def test_cancels_keep_the_newest_edit_per_page() -> None:
+    async def go() -> None:
+        cancels = Cancels()
+        loop = asyncio.get_running_loop()
+        a = loop.create_task(asyncio.sleep(10))
+        other = loop.create_task(asyncio.sleep(10))
+        assert cancels.advance("p", 1) and cancels.advance("q", 5)
+        cancels.track("p", 1, a)
+        cancels.track("q", 5, other)
+        assert cancels.advance("p", 2)
+        await asyncio.sleep(0)
+        assert a.cancelled() and not other.cancelled()
+        assert not cancels.advance("p", 1) and cancels.advance("p", 2)
+        other.cancel()
+
+    asyncio.run(go())
+
+
+def test_a_cancelled_question_kills_its_worker() -> None:
+    async def go() -> None:
+        pool = Pool(warm=0)
+        task = asyncio.get_running_loop().create_task(
+            pool.run({"panel": "loose", "puzzle": EMPTY_14, "seconds": 60}))
+        await asyncio.sleep(1.0)
+        (worker,) = pool.busy
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(worker.process.wait(), 5)
+        assert not worker.alive and not pool.idle
+        await pool.close()
+
+    asyncio.run(go())
+
+
+def test_listening_address_checks() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4")
+    sock = bind("127.0.0.1", 0)
+    try:
+        with pytest.raises(FillominoError, match="cannot listen on 127.0.0.1"):
+            bind("127.0.0.1", sock.getsockname()[1])
+    finally:
+        sock.close()
+
+
+def test_serve_refuses_bad_options_with_one_line() -> None:
+    for args in (["--budget", "100c"], ["--port", "70000"], ["--workers", "0"]):
+        cli = subprocess.run([sys.executable, "-m", "fillomino", "serve", *args], cwd=ROOT, capture_output=True,
+                             text=True, timeout=30)
+        assert cli.returncode == 2 and cli.stderr.count("\n") == 1, cli.stderr
+
+
+def test_another_address_warns() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "fillomino", "serve", "--host", "0.0.0.0", "--port", "0",
+                             "--workers", "1"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("fillomino serve: http://0.0.0.0:")  # type: ignore[union-attr]
+        assert "warning: listening on 0.0.0.0" in proc.stderr.readline()  # type: ignore[union-attr]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 130
+
+
+def test_loose_cells_of_a_grid_with_more_clues_start_from_the_settled_ones(server: str) -> None:
+    from fillomino.possible import possible
+
+    fewer = "3..5.\n.1..2\n.4...\n4..3.\n.....\n"  # janko-001 without three clues (asked nowhere else)
+    status, first = post(server, "/api/panel/loose", {"puzzle": fewer})
+    assert status == 200 and first["status"] == "multiple" and first["narrowed"] is False
+    more = ("3..5.\n.1..2\n.4...\n4..3.\n.4...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4...\n",
+            "3..5.\n.1..2\n.4...\n4..3.\n.5...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4..4\n")
+    for text in more:  # more clues: the search starts from the settled values, and stays exact
+        status, answer = post(server, "/api/panel/loose", {"puzzle": text})
+        expected = possible(parse_puzzle(text))
+        assert answer["narrowed"] is True
+        assert answer["status"] == ("none" if not expected.solvable else "unique" if expected.unique else "multiple")
+        assert answer["loose"] == [[r, c, v] for r, c, v in expected.loose_cells()]
+
+
+def test_only_json_from_loopback_names_is_taken(server: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    form = urllib.request.Request(server + "/api/load", data=b'{"text": "1"}', method="POST",
+                                  headers={"Content-Type": "text/plain"})  # what another site may send unasked
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(form, timeout=30)
+    assert refused.value.code == 400
+    rebound = urllib.request.Request(server + "/api/start", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=30)
+    assert refused.value.code == 400
+

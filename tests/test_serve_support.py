@@ -1,0 +1,55 @@
+"""Helpers for the serve tests (no tests here): start ``fillomino serve`` on a free loopback port, POST to its API."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def running_server(*args: str) -> Iterator[str]:
+    """The base URL of a ``fillomino serve --port 0`` started for the test, stopped with Ctrl-C after it."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fillomino", "serve", "--port", "0", "--workers", "2", *args],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        if "http://" not in line:
+            proc.kill()
+            raise RuntimeError(f"fillomino serve did not start: {line!r} {proc.stderr.read()!r}")  # type: ignore[union-attr]
+        for stream in (proc.stdout, proc.stderr):  # drained, so a chatty server never blocks on a full pipe
+            threading.Thread(target=stream.read, daemon=True).start()  # type: ignore[union-attr]
+        yield line.split()[2].rstrip("/")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def post(base: str, path: str, body: object, raw: bool = False) -> tuple[int, object]:
+    """(status, JSON answer or raw bytes) of one POST."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    request = urllib.request.Request(base + path, data=data, method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as res:
+            content = res.read()
+            return res.status, content if raw else json.loads(content)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
