@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import check_answer
+from .interrupts import is_interrupt
 from .puzzle import FillominoError, Grid, Puzzle
 from .solvers.base import Budget, Status, Verdict, differing_cells
 from .workers import Workers
@@ -182,6 +183,8 @@ def run_engine(puzzle: Puzzle, backend: str, options: CertifyOptions) -> EngineR
             run.minimal = Record(file="")
             _check_minimal(run.minimal, puzzle, run.verdict.solutions[0], budget)
     except Exception as exc:  # one broken engine call must not end a whole CI run; it is reported
+        if is_interrupt(exc):
+            raise KeyboardInterrupt from None  # Ctrl-C is the user's, not a failure of this puzzle
         run.verdict, run.error = None, f"{type(exc).__name__}: {exc}"
     run.seconds, run.cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
     return run

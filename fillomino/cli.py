@@ -74,6 +74,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from .interrupts import is_interrupt
+
+        if not is_interrupt(exc):
+            raise
+        print("fillomino: interrupted", file=sys.stderr)
+        return 130
 
 
 def entry() -> None:

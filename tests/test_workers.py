@@ -121,3 +121,25 @@ def test_a_client_killed_mid_run_resumes_with_every_record_exactly_once(tmp_path
     records = [json.loads(line) for line in results.read_text().splitlines() if line.endswith("}")]
     assert sorted(r["file"] for r in records) == sorted(map(str, files))  # every puzzle exactly once
     assert f"({len(before)} puzzle" in done.stdout
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_certify_with_130_and_records_no_false_failure(tmp_path, workers):
+    results = tmp_path / "r.jsonl"
+    files = sorted((CORPUS / "15x15").glob("*.txt"))[:8]
+    proc = subprocess.Popen([sys.executable, "-m", "fillomino", "certify", "--workers", workers, "--results",
+                             str(results), *map(str, files)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 1):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends: the whole process group
+    out, err = proc.communicate(timeout=60)
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    if proc.returncode == 0:  # every puzzle finished before the signal landed
+        assert len(lines) == len(files)
+        return
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("fillomino: interrupted: ")
+    assert "Traceback" not in err and out == ""
+    assert lines and all(r["outcome"] == "passed" for r in lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -99,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
                 bar.advance(failed=failed)
 
             certify_records(todo, options, workers=workers, on_done=done)
+    except KeyboardInterrupt:
+        kept = f"; the finished ones are in {args.results}" if log is not None else ""
+        print(f"fillomino: interrupted: {bar.done} of {len(records)} puzzles certified{kept}", file=sys.stderr)
+        return 130
     finally:
         if log is not None:
             log.close()

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..interrupts import is_interrupt
 from ..puzzle import FillominoError, Puzzle
 from .common import add_quiet, add_workers, print_json, workers_from
 
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
                     _emit(finished.pop(done), args, out, rows, cols, done)
                     done += 1
     except Exception as exc:
-        if not _is_interrupt(exc):
+        if not is_interrupt(exc):
             raise
         interrupted = True
     except KeyboardInterrupt:
@@ -158,11 +159,6 @@ def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int
             sys.stdout.write("\n" if args.format == "text" else "")
         sys.stdout.write(text)
     sys.stdout.flush()
-
-
-def _is_interrupt(exc: Exception) -> bool:
-    """Ctrl-C inside the SAT solver: python-sat's C code raises its own ``pysolvers.error`` for it."""
-    return type(exc).__module__ == "pysolvers" and "keyboard interrupt" in str(exc).lower()
 
 
 def _with_timing(made, args: argparse.Namespace) -> Puzzle:
