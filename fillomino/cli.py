@@ -39,12 +39,22 @@ class _Parser(argparse.ArgumentParser):
         raise FillominoError(f"{self.prog}: {message} (see --help)")
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fillomino")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="fillomino",
         description="Exact Fillomino engine: solve, prove uniqueness, count, generate, certify.",
         epilog="Example: fillomino unique fillomino:3x3:a2b234b",
     )
+    parser.add_argument("--version", action="version", version=f"fillomino {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:

@@ -214,3 +214,15 @@ def test_mutated_valid_inputs_parse_or_raise_fillomino_error(text, at, insert, c
         parse_puzzle(mutated)
     except FillominoError as exc:
         assert "\n" not in str(exc)
+
+
+def test_version_cell_size_and_stdin_twice(capsys):
+    from fillomino.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("fillomino ")
+    assert main(["render", "fillomino:3x3:a2b234b", "--cell-size", "100000", "-o", "never.png"]) == 2
+    assert "too large" in capsys.readouterr().err
+    assert main(["check", "-", "-"]) == 2
+    assert "cannot both be read from stdin" in capsys.readouterr().err

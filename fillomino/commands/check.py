@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.puzzle == "-" and args.answer == "-":
+        raise FillominoError("the puzzle and the answer cannot both be read from stdin ('-'): give one as a file")
     puzzle = load_puzzle(args.puzzle)
     if args.answer is None:
         if puzzle.solution is None:

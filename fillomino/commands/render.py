@@ -12,6 +12,8 @@ from .common import add_engine_options, add_input, load_puzzle
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
+MAX_CELL_SIZE = 400
+"""Beyond this a 100x100 picture runs into gigabytes: a request that large is a typo."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ambiguity", action="store_true",
                    help="shade loose cells (several possible values) and write their possible values")
     p.add_argument("--cell-size", type=int, default=DEFAULT_CELL_SIZE, metavar="PX",
-                   help=f"cell size in pixels (default: {DEFAULT_CELL_SIZE})")
+                   help=f"cell size in pixels, 4 to {MAX_CELL_SIZE} (default: {DEFAULT_CELL_SIZE})")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.add_argument("--no-color", action="store_true", help="no ANSI colour in the terminal board")
     add_engine_options(p)
@@ -106,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         raise FillominoError("--diff and --ambiguity cannot be combined: choose one")
     if args.cell_size < 4:
         raise FillominoError(f"--cell-size {args.cell_size} is too small: use at least 4")
+    if args.cell_size > MAX_CELL_SIZE:
+        raise FillominoError(f"--cell-size {args.cell_size} is too large: use at most {MAX_CELL_SIZE}")
     out = Path(args.output) if args.output else None
     suffix = _check_output(out, args.force) if out else None
     puzzle = load_puzzle(args.input)
