@@ -215,11 +215,13 @@ def test_cli_refuses_unknown_extensions_and_missing_folders(tmp_path, seed_loade
 def test_cli_solution_uses_the_solver_when_none_is_stored(tmp_path, seed_loader, monkeypatch):
     calls = []
 
-    def fake_solve(puzzle, **kwargs):
-        calls.append(puzzle)
-        return SEED_SOLUTION
+    def fake_uniqueness(puzzle, **kwargs):
+        from fillomino.solvers import Status, Verdict
 
-    monkeypatch.setattr("fillomino.solvers.solve", fake_solve)
+        calls.append(puzzle)
+        return Verdict(Status.UNIQUE, solutions=[SEED_SOLUTION])
+
+    monkeypatch.setattr("fillomino.solvers.uniqueness", fake_uniqueness)
     out = tmp_path / "seed.png"
     assert main(["render", "seed", "--solution", "-o", str(out), "--cell-size", "30"]) == 0
     assert calls == [SEED]
@@ -241,7 +243,8 @@ def test_cli_diff_needs_two_solutions(tmp_path, seed_loader, monkeypatch, capsys
 
 def test_cli_ambiguity_uses_possible_values(tmp_path, seed_loader, monkeypatch):
     possible = [[{4}, {2}, {3, 4}], [{4, 1}, {2}, {3}], [{4}, {4}, {3}]]
-    monkeypatch.setitem(sys.modules, "fillomino.possible", types.SimpleNamespace(possible=lambda p: possible))
+    fake = types.SimpleNamespace(possible=lambda p, **kw: types.SimpleNamespace(cells=possible))
+    monkeypatch.setitem(sys.modules, "fillomino.possible", fake)
     out = tmp_path / "a.svg"
     assert main(["render", "seed", "--ambiguity", "-o", str(out)]) == 0
     assert len(with_class(parse(out.read_text()), "rect", "loose")) == 2
@@ -274,7 +277,20 @@ def test_cli_diff_without_output_prints_both_boards(seed_loader, monkeypatch, ca
     assert len(lines) == 7 and lines[5].endswith("┃*3*┃   ┃ 4 │ 4 │*4*┃")
 
 
-def test_cli_ambiguity_says_clearly_when_possible_is_missing(seed_loader, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "fillomino.possible", None)  # as if the module did not exist
-    assert main(["render", "seed", "--ambiguity"]) == 2
-    assert "fillomino.possible" in capsys.readouterr().err
+def test_render_json_warns_on_several_solutions_and_honours_max_size_and_budget(tmp_path, capsys):
+    import json
+    from pathlib import Path
+
+    assert main(["render", "fillomino:1x3:c", "--solution", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["status"] == "drawn" and data["drawn"] == "solution" and data["svg"].startswith("<svg")
+    assert "several solutions" in data["warnings"][0] and "warning: the puzzle has several solutions" in err
+    target = tmp_path / "a.svg"
+    assert main(["render", "fillomino:1x3:c", "--ambiguity", "--max-size", "2", "-o", str(target), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["output"] == str(target) and data["bytes"] == target.stat().st_size and data["max_size"] == 2
+    assert ">3<" not in target.read_text()  # with regions of at most 2 cells, no cell may be 3
+    hard = Path(__file__).resolve().parents[1] / "corpus" / "20x20" / "20x20-s7.txt"
+    assert main(["render", str(hard), "--ambiguity", "--budget", "1c"]) == 3
+    assert "unknown: the budget ran out" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from .common import add_engine_options, add_input, load_puzzle
+from .common import add_engine_options, add_input, add_json, load_puzzle, print_json
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"cell size in pixels, 4 to {MAX_CELL_SIZE} (default: {DEFAULT_CELL_SIZE})")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.add_argument("--no-color", action="store_true", help="no ANSI colour in the terminal board")
+    add_json(p)
     add_engine_options(p)
     p.set_defaults(run=run)
 
@@ -48,25 +49,34 @@ def _engine_kwargs(args: argparse.Namespace) -> dict:
             "threads": args.threads}
 
 
-def _solution(puzzle: Puzzle, args: argparse.Namespace) -> Grid:
+def _solution(puzzle: Puzzle, args: argparse.Namespace, warnings: list[str]) -> Grid:
+    """The stored solution, or the engine's; a puzzle with several solutions gets one drawn and a warning."""
     if puzzle.solution is not None:
         return puzzle.solution
-    from ..solvers import solve
+    from ..solvers import Status, uniqueness
 
-    answer = solve(puzzle, **_engine_kwargs(args))
-    if answer is None:
+    verdict = uniqueness(puzzle, **_engine_kwargs(args))
+    if verdict.status is Status.NONE:
         raise FillominoError("the puzzle has no solution: nothing to draw with --solution")
-    return answer
+    if verdict.status is Status.MULTIPLE:
+        warnings.append("the puzzle has several solutions: this draws one of them (--diff draws two side by side)")
+    elif verdict.status is Status.UNKNOWN:
+        raise _BudgetSpent("the budget ran out before a solution was found (raise --budget)")
+    return verdict.solutions[0]
 
 
-def _possible(puzzle: Puzzle) -> list[list[set[int]]]:
+class _BudgetSpent(Exception):
+    """The engine's budget ran out: nothing is drawn, and the command exits 3 like every other."""
+
+
+def _possible(puzzle: Puzzle, args: argparse.Namespace) -> list[list[set[int]]]:
+    from ..possible import possible
+    from ..solvers import Budget, BudgetExhausted
+
     try:
-        from ..possible import possible
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__.rpartition('.')[0]}.possible":
-            raise
-        raise FillominoError("--ambiguity needs fillomino.possible, which this build does not have yet") from None
-    cells = possible(puzzle)
+        cells = possible(puzzle, max_size=args.max_size, budget=Budget.parse(args.budget)).cells
+    except BudgetExhausted:
+        raise _BudgetSpent("the budget ran out before every cell's values were known (raise --budget)") from None
     if any(not values for row in cells for values in row):
         raise FillominoError("the puzzle has no solution: no cell has a possible value to draw")
     return cells
@@ -101,6 +111,24 @@ def _check_output(path: Path, force: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    warnings: list[str] = []
+    try:
+        result = _draw(args, warnings)
+    except _BudgetSpent as exc:
+        if args.json:
+            print_json({"status": "unknown", "output": args.output, "warnings": [str(exc)]})
+        else:
+            print(f"unknown: {exc}", file=sys.stderr)
+        return 3
+    for line in warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    if args.json:
+        print_json(result | {"status": "drawn", "warnings": warnings})
+    return 0
+
+
+def _draw(args: argparse.Namespace, warnings: list[str]) -> dict:
+    """Draw what the options ask for; the --json answer (where it went, what was drawn)."""
     from .. import render
     from ..terminal import format_board, side_by_side, use_color
 
@@ -114,22 +142,28 @@ def run(args: argparse.Namespace) -> int:
     suffix = _check_output(out, args.force) if out else None
     puzzle = load_puzzle(args.input)
 
+    drawn = "diff" if args.diff else "solution" if args.solution else "ambiguity" if args.ambiguity else "puzzle"
+    result = {"output": str(out) if out else None, "drawn": drawn, "shape": puzzle.shape, "max_size": args.max_size}
     if args.diff:
         a, b = _two_solutions(puzzle, args)
         if out is None:
+            if args.json:
+                return result | {"svg": render.render_diff_svg(puzzle, a, b, cell_size=args.cell_size)}
             differ = {(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]}
             color = use_color(sys.stdout, args.no_color)
             print(side_by_side([format_board(puzzle, g, color=color, highlight=differ) for g in (a, b)]))
-            return 0
+            return result
         data: str | bytes = (render.render_diff_svg if suffix == ".svg" else render.render_diff_png)(
             puzzle, a, b, cell_size=args.cell_size
         )
     else:
-        answer = _solution(puzzle, args) if args.solution else None
-        possible = _possible(puzzle) if args.ambiguity else None
+        answer = _solution(puzzle, args, warnings) if args.solution else None
+        possible = _possible(puzzle, args) if args.ambiguity else None
         if out is None:
+            if args.json:
+                return result | {"svg": render.render_svg(puzzle, answer, possible=possible, cell_size=args.cell_size)}
             print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color), possible=possible))
-            return 0
+            return result
         draw = render.render_svg if suffix == ".svg" else render.render_png
         data = draw(puzzle, answer, possible=possible, cell_size=args.cell_size)
 
@@ -142,5 +176,6 @@ def run(args: argparse.Namespace) -> int:
         raise FillominoError(f"{out} already exists: pass --force to overwrite it") from None
     except OSError as exc:
         raise FillominoError(f"cannot write {out}: {exc.strerror}") from None
-    print(f"wrote {out}", file=sys.stderr)
-    return 0
+    if not args.json:
+        print(f"wrote {out}", file=sys.stderr)
+    return result | {"bytes": len(payload)}
