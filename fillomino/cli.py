@@ -39,13 +39,18 @@ class _Parser(argparse.ArgumentParser):
         raise FillominoError(f"{self.prog}: {message} (see --help)")
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+class _Version(argparse.Action):
+    """--version, looked up only when asked for (importlib.metadata costs a tenth of a second to import)."""
 
-    try:
-        return version("fillomino")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "(not installed)"
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("fillomino")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            text = "(not installed)"
+        print(f"fillomino {text}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact Fillomino engine: solve, prove uniqueness, count, generate, certify.",
         epilog="Example: fillomino unique fillomino:3x3:a2b234b",
     )
-    parser.add_argument("--version", action="version", version=f"fillomino {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
