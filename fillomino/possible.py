@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .encode.cnf import BIG, Answer, CnfModel, Deadline, Interrupted
-from .puzzle import FillominoError, Puzzle, neighbours, validate_max_size
+from .grid import component_sizes, components, neighbours
+from .puzzle import FillominoError, Puzzle, validate_max_size
 from .solvers import Budget, BudgetExhausted
 from .solvers import cnf as cnf_backend
 
@@ -149,25 +150,6 @@ def _allows_big(allowed: Allowed | None, cell: int, k: int) -> bool:
     return allowed is None or allowed[cell] is None or any(v > k for v in allowed[cell])  # type: ignore[union-attr]
 
 
-def component_sizes(member: Sequence[bool], nbrs: list[list[int]]) -> list[int]:
-    """For each member cell, the size of its connected set of members (0 for non-members)."""
-    size = [0] * len(member)
-    seen = [False] * len(member)
-    for start, inside in enumerate(member):
-        if not inside or seen[start]:
-            continue
-        seen[start] = True
-        comp = [start]
-        for c in comp:
-            for m in nbrs[c]:
-                if member[m] and not seen[m]:
-                    seen[m] = True
-                    comp.append(m)
-        for c in comp:
-            size[c] = len(comp)
-    return size
-
-
 def intersect(a: Allowed | None, b: Allowed | None) -> Allowed | None:
     """Cell by cell, the values both restrictions allow."""
     if a is None or b is None:
@@ -275,18 +257,8 @@ class Search:
 
         model = self.model
         assert model is not None
-        inside = set(cells)
-        done: set[int] = set()
-        for start in cells:
-            if start in done:
-                continue
-            area = [start]
-            done.add(start)
-            for c in area:
-                for m in self.nbrs[c]:
-                    if m in inside and m not in done:
-                        done.add(m)
-                        area.append(m)
+        for area in components(cells, self.nbrs):
+            start = area[0]
             if len(area) >= COUNT_AREA * v or not all(model.has(c, v) for c in area):
                 continue
             xs = [model.lit(c, v) for c in area]

@@ -226,17 +226,3 @@ def unary_count(lits: list[int], cap: int, pool: IDPool, add) -> list[int]:
                 add([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
     return out
 
-
-def distances(start: int, most: int, nbrs: list[list[int]]) -> dict[int, int]:
-    """Grid distance from start to every cell at most ``most`` steps away."""
-    dist = {start: 0}
-    frontier = [start]
-    for k in range(1, most + 1):
-        nxt = []
-        for c in frontier:
-            for m in nbrs[c]:
-                if m not in dist:
-                    dist[m] = k
-                    nxt.append(m)
-        frontier = nxt
-    return dist
