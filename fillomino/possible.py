@@ -17,15 +17,11 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .encode.cnf import BIG, Answer, CnfModel, Deadline, Interrupted
+from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Deadline, Interrupted
 from .grid import component_sizes, components, neighbours
 from .puzzle import FillominoError, Puzzle, validate_max_size
 from .solvers import Budget, BudgetExhausted
 from .solvers import cnf as cnf_backend
-
-STRATEGY = "cell"
-"""How unseen (cell, value) pairs are asked: "cell" one question per cell and new value (measured
-faster), "global" one question over every unseen pair of the grid."""
 
 COUNT_FROM = 4
 COUNT_AREA = 3
@@ -91,20 +87,22 @@ def possible(
     max_size: int | None = None,
     budget: Budget | None = None,
     candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
+    engine: CnfEngine = DEFAULT_ENGINE,
 ) -> Possible:
     """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
     when given). Raises BudgetExhausted when the budget runs out: never a partial answer."""
     allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
-    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed)[0]
+    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)[0]
 
 
 def explore(
-    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None,
+    engine: CnfEngine = DEFAULT_ENGINE,
 ) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
     which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
     start = time.perf_counter()
-    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed)
+    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)
     try:
         values = search.possible()
         return search.result(values, time.perf_counter() - start), values, list(search.solutions)
@@ -175,6 +173,7 @@ class Search:
     max_size: int | None = None
     budget: Budget | None = None
     allowed: Allowed | None = None
+    engine: CnfEngine = DEFAULT_ENGINE
     solutions: dict[tuple[int, ...], None] = field(default_factory=dict)
     """Every true solution met so far (insertion-ordered, each once)."""
     questions: int = 0
@@ -184,7 +183,7 @@ class Search:
         validate_max_size(self.puzzle, self.max_size)
         budget = self.budget or Budget()
         self.deadline = Deadline.after(budget.seconds, budget.conflicts)
-        self.k = self.max_size if self.max_size is not None else cnf_backend.DEFAULT_K
+        self.k = self.engine.start_k(self.max_size)
         n = self.puzzle.size
         self.upper = [clue or n for clue in self.puzzle.clues]
         self.nbrs = neighbours(self.puzzle.rows, self.puzzle.cols)
@@ -197,7 +196,7 @@ class Search:
         if self.model is not None:
             self.sat_calls += self.model.calls
             self.model.close()
-        self.model = cnf_backend.build_model(self.puzzle, self.k, self.max_size)
+        self.model = cnf_backend.puzzle_model(self.puzzle, self.k, self.max_size, self.engine)
         # The clues, the base restriction and the bounds hold in every question this model answers, so
         # they go in as unit clauses: measured several times faster per SAT call than as assumptions.
         model = self.model
@@ -362,14 +361,12 @@ class Search:
                 seen[c].add(v)
             return True
 
-        # Always one question over the whole grid first (a unique grid is settled by it alone); then
-        # either keep asking over the whole grid, or cell by cell (fewer SAT calls: see the benchmark).
-        while (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
-            if STRATEGY != "global":
-                for c in range(n):
-                    while (pending := unseen(c)) and ask(pending):
-                        pass
-                break
+        # One question over the whole grid first (a unique grid is settled by it alone), then cell by
+        # cell, which needs fewer SAT calls than asking over the whole grid again.
+        if (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
+            for c in range(n):
+                while (pending := unseen(c)) and ask(pending):
+                    pass
         return seen
 
     def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:

@@ -7,13 +7,13 @@ refined on demand: a solution is exact whenever no BIG cell is left, and callers
 
 Static clauses: exactly one label per cell, 1s never touch, a cell of size >= 2 has a neighbour of its
 size; clued sizes get root variables with exact counts (fillomino.encode.anchors) when they fit
-ROOT_LIMIT, and otherwise nothing static beyond the neighbour rule (see LOOSE_LAYERS). Every other size rule
+``CnfEngine.root_limit``, and otherwise nothing static beyond the neighbour rule. Every other size rule
 is added lazily: after each SAT answer the groups are checked and, for each wrong group, clauses that
 hold in every true solution are added (too big: not all of v+1 of its connected cells are v; too small:
 each of its cells, if v, has a v neighbour outside the group, as its region must cross that border).
 Since each lazy clause is valid for every solution whatever the clues, it stays in the solver for good:
 the same model answers many clue sets incrementally (unless a caller pins one clue set, see ``pin``).
-A search that passes ESCALATE_AFTER conflicts adds the costlier exact clauses (``strengthen``).
+A search that passes ``CnfEngine.escalate_after`` conflicts adds the costlier exact clauses (``strengthen``).
 
 Abstraction (why answers are exact). Map a true solution to labels by writing BIG on every region of
 size > K that is not a clued extra-size region. That image satisfies every clause here, so UNSAT here
@@ -29,34 +29,64 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from ..grid import boundary, component, distances, groups, groups_by, neighbours
-from . import anchors as anchors_mod
-from .anchors import RootedSize, area_clauses, at_most_one, loose_size
+from .anchors import RootedSize, area_clauses, at_most_one
 
 BIG = 0
 """The abstract label of a cell whose region is larger than K (see module docstring)."""
 
-DEFAULT_SOLVER = "g4"
-"""Glucose 4: supports assumptions, cores, conflict budgets and interrupts (CaDiCaL has no budgets)."""
+
+@dataclass(frozen=True)
+class CnfEngine:
+    """The CNF engine's settings and its one model factory (``model``).
+
+    Every setting only moves work between clauses stated up front, clauses stated late and search:
+    each clause holds in every solution, so no setting changes an answer.
+    """
+
+    solver: str = "g4"
+    """The pysat solver; Glucose 4 has assumptions, cores, conflict budgets and interrupts (CaDiCaL has no budgets)."""
+    first_k: int = 9
+    """Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
+    escalate_after: int | None = 2000
+    """Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
+    anchor_from: int = 4
+    """Clued sizes from this one up to K get rooted regions too once a search gets long."""
+    area_limit: int = 40_000
+    """Clause budget of the area sum over all roots (0: none)."""
+    pairwise_up_to: int = 16
+    """A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
+    root_limit: int = 5_000
+    """Root variables (cells within reach, summed over a size's clue positions) allowed per clued size;
+    a size needing more rests on the lazy checks (a group of that size without its clue is cut)."""
+    eager_cost: int = 60_000
+    """A rooted size whose counts and layers (cells x size, summed over its roots) cost up to this
+    gets them up front, else only when an answer shows one of its regions wrong."""
+
+    def start_k(self, max_size: int | None) -> int:
+        """The explicit sizes a question starts with: all of them under a ``--max-size`` cap, else first_k."""
+        return self.first_k if max_size is None else max_size
+
+    def model(self, rows: int, cols: int, clues: Sequence[int] = (), *, k: int, big: bool = True) -> CnfModel:
+        """The model of one shape with K explicit sizes: with ``big`` larger regions are BIG, except that
+        the cells within reach of a clue above K may take its size by name; without it every region is
+        assumed to have at most K cells (the ``--max-size`` promise, checked against the clues first).
+        ``clues`` (row-major, 0 for none) are the clue positions the model serves: any subset of them
+        may be assumed, or all of them pinned."""
+        clue_cells: dict[int, set[int]] = {}
+        for c, v in enumerate(clues):
+            if v:
+                clue_cells.setdefault(v, set()).add(c)
+        extra = {v: reach(rows, cols, clues, v) for v in clue_cells if v > k} if big else {}
+        return CnfModel(rows, cols, explicit=k, extra=extra, clue_cells=clue_cells, big=big, engine=self)
 
 
-ANCHOR_FROM = 4
-"""Clued sizes from this one up to K get rooted regions too once a search gets long."""
-AREA_LIMIT = 40_000
-"""Clause budget of the area sum over all roots (0: none)."""
-PAIRWISE_UP_TO = 16
-"""A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
-LOOSE_LAYERS = False
-"""Whether a clued size above K too costly for root variables gets anchors.loose_size's reachability
-layers. Off: the lazy check (a group of that size without its clue is cut) does the same job, and the
-7 external puzzles that have such sizes took 7.0 CPU s with the layers, 3.8 without (janko-240: 3.0 -> 0.7)."""
-ESCALATE_AFTER: int | None = 2000
-"""Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
+DEFAULT_ENGINE = CnfEngine()
+"""The shipped settings."""
 
 
 class Interrupted(Exception):
@@ -98,7 +128,7 @@ class CnfModel:
     ``explicit`` is K, the sizes every cell may take by name. ``extra`` maps a size v > K to the
     cells allowed to take it (those that can reach a v clue). ``big`` adds the BIG label; without
     it sizes are capped at K and larger regions are assumed away (the ``--max-size`` promise).
-    ``escalate_after`` overrides ESCALATE_AFTER for this model.
+    ``engine`` holds the settings; build models through ``CnfEngine.model``.
     """
 
     def __init__(
@@ -110,11 +140,11 @@ class CnfModel:
         extra: dict[int, set[int]] | None = None,
         clue_cells: dict[int, set[int]] | None = None,
         big: bool = True,
-        solver: str = DEFAULT_SOLVER,
-        escalate_after: int | None | Literal["default"] = "default",
+        engine: CnfEngine = DEFAULT_ENGINE,
     ) -> None:
         self.rows, self.cols = rows, cols
-        self.escalate_after = ESCALATE_AFTER if escalate_after == "default" else escalate_after
+        self.engine = engine
+        self.escalate_after = engine.escalate_after
         self.n = rows * cols
         self.k = min(explicit, self.n)
         self.has_big = big and self.k < self.n
@@ -122,7 +152,7 @@ class CnfModel:
         self.extra_clues = clue_cells or {}
         self.nbrs = neighbours(rows, cols)
         self.pool = IDPool()
-        self.solver = Solver(name=solver)
+        self.solver = Solver(name=engine.solver)
         self.lits: list[dict[int, int]] = []
         self.rooted: dict[int, RootedSize] = {}
         self._model: list[int] = []
@@ -157,7 +187,7 @@ class CnfModel:
         for c in range(self.n):
             lits = list(self.lits[c].values())
             add(lits)
-            if len(lits) <= PAIRWISE_UP_TO:
+            if len(lits) <= self.engine.pairwise_up_to:
                 for i, x in enumerate(lits):
                     for y in lits[i + 1 :]:
                         add([-x, -y])
@@ -180,29 +210,29 @@ class CnfModel:
         """Add the costlier exact clauses: rooted regions for clued sizes <= K and the area sum.
 
         They pay off on hard puzzles only, so a solve adds them once its search gets long (see
-        ESCALATE_AFTER). They hold in every solution, so adding them at any moment is sound.
+        CnfEngine.escalate_after). They hold in every solution, so adding them at any moment is sound.
         """
         if self.strong:
             return
         self.strong = True
         self._rooted_sizes(explicit=True)
         roots = [r for rooted in self.rooted.values() for r in rooted.roots()]
-        if AREA_LIMIT and len(roots) > 1:
-            area_clauses(roots, self.n, AREA_LIMIT, self.pool, self.solver.add_clause)
+        if self.engine.area_limit and len(roots) > 1:
+            area_clauses(roots, self.n, self.engine.area_limit, self.pool, self.solver.add_clause)
 
     def _rooted_sizes(self, explicit: bool) -> None:
-        """Root variables for the clued sizes above K, or (explicit) from ANCHOR_FROM up to K."""
+        """Root variables for the clued sizes above K, or (explicit) from anchor_from up to K."""
         add = self.solver.add_clause
+        engine = self.engine
         for v in sorted(self.extra_clues):
-            wanted = ANCHOR_FROM <= v <= self.k if explicit else v in self.extra
+            wanted = engine.anchor_from <= v <= self.k if explicit else v in self.extra
             if not wanted or v in self.rooted:
                 continue
             anchors = sorted(self.extra_clues[v])
             near = {a: distances(a, self.nbrs, within=v - 1) for a in anchors}
-            if sum(len(d) for d in near.values()) <= anchors_mod.ROOT_LIMIT:
-                self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add, every=not explicit)
-            elif not explicit and LOOSE_LAYERS:
-                loose_size(v, self.extra[v], self.extra_clues[v], self.lits, self.nbrs, self.pool, add)
+            if sum(len(d) for d in near.values()) <= engine.root_limit:
+                self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add,
+                                            every=not explicit, eager_cost=engine.eager_cost)
 
     def _cell_of(self, lit: int) -> int:
         return self.pool.obj(abs(lit))[1]
