@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from .grid import connected, neighbours
-from .puzzle import FillominoError, Grid, to_grid
+from .puzzle import FillominoError, Grid, to_grid, validate_max_size
 
 DEFAULT_WEIGHTS = (1, 3, 5, 6, 6, 5, 3, 2, 1)
 """How likely each region size 1..9 is as a growth target (seed 000's generator)."""
@@ -60,8 +60,7 @@ class Stream:
 
 def size_table(max_size: int, weights: Sequence[float] | None) -> tuple[list[int], list[float]]:
     """The sizes that may be drawn (1..max_size with positive weight) and their cumulative weights."""
-    if max_size < 1:
-        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+    validate_max_size(None, max_size)
     ws = list(DEFAULT_WEIGHTS if weights is None else weights)
     if any(not w >= 0 for w in ws):
         raise FillominoError(f"--size-weights must be non-negative numbers, got {','.join(map(str, ws))}")

@@ -17,7 +17,8 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Deadline, Interrupted
+from .clock import Clock
+from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Interrupted
 from .grid import component_sizes, components, neighbours
 from .puzzle import FillominoError, Puzzle, validate_max_size
 from .solvers import Budget, BudgetExhausted
@@ -182,7 +183,7 @@ class Search:
     def __post_init__(self) -> None:
         validate_max_size(self.puzzle, self.max_size)
         budget = self.budget or Budget()
-        self.deadline = Deadline.after(budget.seconds, budget.conflicts)
+        self.clock = Clock.of(budget)
         self.k = self.engine.start_k(self.max_size)
         n = self.puzzle.size
         self.upper = [clue or n for clue in self.puzzle.clues]
@@ -277,7 +278,7 @@ class Search:
             model.add_clause([-act, *pending])
             assumptions = [*assumptions, act]
         try:
-            return model.solve(assumptions, self.deadline)
+            return model.solve(assumptions, self.clock)
         except Interrupted:
             raise BudgetExhausted(
                 "the budget ran out before every cell's possible values were settled: the answer is unknown"

@@ -26,13 +26,13 @@ several regions larger than K, so such an answer stands for one solution only (`
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from ..clock import Clock
 from ..grid import boundary, component, distances, groups, groups_by, neighbours
 from .anchors import RootedSize, area_clauses, at_most_one
 
@@ -108,18 +108,6 @@ class Answer:
     @property
     def largest_big(self) -> int:
         return max((len(g) for g in self.big_groups), default=0)
-
-
-@dataclass
-class Deadline:
-    """A wall-clock end and/or a conflict allowance shared by all solve calls of one question."""
-
-    end: float | None = None
-    conflicts: int | None = None
-
-    @classmethod
-    def after(cls, seconds: float | None, conflicts: int | None = None) -> Deadline:
-        return cls(None if seconds is None else time.monotonic() + seconds, conflicts)
 
 
 class CnfModel:
@@ -257,14 +245,14 @@ class CnfModel:
         """After an UNSAT answer: the assumption literals it used."""
         return list(self.solver.get_core() or [])
 
-    def solve(self, assumptions: Sequence[int] = (), deadline: Deadline | None = None) -> Answer | None:
-        """A valid solution under the assumptions, or None. Raises Interrupted when the deadline passes.
+    def solve(self, assumptions: Sequence[int] = (), clock: Clock | None = None) -> Answer | None:
+        """A valid solution under the assumptions, or None. Raises Interrupted when the clock passes.
 
         Loops: SAT answer -> check every group -> add a clause per wrong group -> solve again.
         """
         assumptions = list(assumptions)
         while True:
-            if not self._sat(assumptions, deadline):
+            if not self._sat(assumptions, clock):
                 return None
             labels = self._labels()
             clauses, big_groups = self._check(labels)
@@ -274,7 +262,7 @@ class CnfModel:
                 self.solver.add_clause(cl)
             self.lazy_clauses += len(clauses)
 
-    def _sat(self, assumptions: list[int], deadline: Deadline | None) -> bool:
+    def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
         self.calls += 1
         while True:
             limit = None
@@ -283,28 +271,28 @@ class CnfModel:
                 if limit <= 0:
                     self.strengthen()
                     limit = None
-            result = self._sat_limited(assumptions, deadline, limit)
+            result = self._sat_limited(assumptions, clock, limit)
             if result is not None:
                 return result
             self.strengthen()  # the search got long: add the exact clauses and go on
 
-    def _sat_limited(self, assumptions: list[int], deadline: Deadline | None, limit: int | None) -> bool | None:
-        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the deadline passes."""
-        if limit is None and (deadline is None or (deadline.end is None and deadline.conflicts is None)):
+    def _sat_limited(self, assumptions: list[int], clock: Clock | None, limit: int | None) -> bool | None:
+        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent."""
+        if limit is None and (clock is None or not clock.limited):
             return bool(self.solver.solve(assumptions=assumptions))
         timer = None
-        if deadline is not None and deadline.end is not None:
-            left = deadline.end - time.monotonic()
+        left = None if clock is None else clock.seconds_left()
+        if left is not None:
             if left <= 0:
                 raise Interrupted
             timer = threading.Timer(left, self.solver.interrupt)
             timer.daemon = True
             timer.start()
         allowance = limit
-        if deadline is not None and deadline.conflicts is not None:
-            if deadline.conflicts <= 0:
+        if clock is not None and clock.conflicts is not None:
+            if clock.conflicts <= 0:
                 raise Interrupted
-            allowance = deadline.conflicts if limit is None else min(limit, deadline.conflicts)
+            allowance = clock.conflicts if limit is None else min(limit, clock.conflicts)
         before = self.solver.accum_stats().get("conflicts", 0)
         self.solver.conf_budget(allowance if allowance is not None else -1)
         try:
@@ -313,12 +301,10 @@ class CnfModel:
             if timer is not None:
                 timer.cancel()
                 self.solver.clear_interrupt()
-        if deadline is not None and deadline.conflicts is not None:
-            deadline.conflicts -= self.solver.accum_stats().get("conflicts", 0) - before
+        if clock is not None:
+            clock.charge(self.solver.accum_stats().get("conflicts", 0) - before)
         if result is None:
-            if deadline is not None and deadline.end is not None and time.monotonic() >= deadline.end:
-                raise Interrupted
-            if deadline is not None and deadline.conflicts is not None and deadline.conflicts <= 0:
+            if clock is not None and clock.spent():
                 raise Interrupted
             if limit is None:
                 raise Interrupted

@@ -12,9 +12,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
-from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Deadline, Interrupted
+from ..clock import Clock
+from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Interrupted
 from ..puzzle import Grid, Puzzle, to_grid
 from .base import Budget, Status, Verdict, differing_cells
+
+NAME = "cnf"
 
 Way = tuple[str, int | None]
 """How a fresh model is run: (pysat solver name, conflicts before strengthening or None for never)."""
@@ -62,15 +65,15 @@ class _Question:
     """
 
     def __init__(
-        self, puzzle: Puzzle, max_size: int | None, deadline: Deadline, pinned: bool = True, k: int | None = None,
+        self, puzzle: Puzzle, max_size: int | None, clock: Clock, pinned: bool = True, k: int | None = None,
         engine: CnfEngine = DEFAULT_ENGINE,
     ) -> None:
         self.puzzle = puzzle
         self.max_size = max_size
-        self.deadline = deadline
+        self.clock = clock
         self.pinned = pinned
         self.engine = engine
-        self.k = max_size if max_size is not None else (k or engine.first_k)
+        self.k = k or engine.start_k(max_size)
         self._build()
 
     def _build(self) -> None:
@@ -93,7 +96,7 @@ class _Question:
     def solve_only(self, assumptions: list[int]):
         """Solve under exactly these assumptions; a spent budget raises BudgetExhausted."""
         try:
-            return self.model.solve(assumptions, self.deadline)
+            return self.model.solve(assumptions, self.clock)
         except Interrupted:
             raise _budget_error() from None
 
@@ -101,16 +104,19 @@ class _Question:
         self.model.close()
 
 
-def _question(puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine) -> _Question:
-    return _Question(puzzle, max_size, Deadline.after(budget.seconds, budget.conflicts), engine=engine)
+def _question(
+    puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine, clock: Clock | None = None
+) -> _Question:
+    """A question on ``clock`` when given (a caller's running budget), else on a clock started from ``budget``."""
+    return _Question(puzzle, max_size, clock or Clock.of(budget), engine=engine)
 
 
 def solve(
     puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1,
-    engine: CnfEngine = DEFAULT_ENGINE,
+    engine: CnfEngine = DEFAULT_ENGINE, clock: Clock | None = None,
 ) -> Grid | None:
-    """One solution or None."""
-    q = _question(puzzle, max_size, budget or Budget(), engine)
+    """One solution or None. ``clock``, when given, replaces ``budget`` (a caller's running budget)."""
+    q = _question(puzzle, max_size, budget or Budget(), engine, clock)
     try:
         while True:
             ans = q.solve()
@@ -131,12 +137,13 @@ def uniqueness(
     threads: int = 1,
     candidate: Grid | None = None,
     engine: CnfEngine = DEFAULT_ENGINE,
+    clock: Clock | None = None,
 ) -> Verdict:
     """Unique / multiple / none / unknown, with the evidence (see Verdict). ``candidate`` is not used:
     the first solution costs this engine little next to the proof that there is no other."""
     start = time.perf_counter()
     try:
-        verdict = _uniqueness(puzzle, max_size, budget or Budget(), engine)
+        verdict = _uniqueness(puzzle, max_size, budget or Budget(), engine, clock)
     except Exception as exc:
         from . import BudgetExhausted
 
@@ -145,12 +152,14 @@ def uniqueness(
         verdict = Verdict(Status.UNKNOWN)
     verdict.max_size = max_size
     verdict.seconds = time.perf_counter() - start
-    verdict.backend = "cnf"
+    verdict.backend = NAME
     return verdict
 
 
-def _uniqueness(puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine) -> Verdict:
-    q = _question(puzzle, max_size, budget, engine)
+def _uniqueness(
+    puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine, clock: Clock | None
+) -> Verdict:
+    q = _question(puzzle, max_size, budget, engine, clock)
     try:
         while True:
             first = q.solve()
@@ -181,7 +190,7 @@ def _minimal_conflict(pinned: _Question) -> list[tuple[int, int]]:
 
     Asks about clue subsets, so it uses a model whose clues are assumptions, not pinned.
     """
-    q = _Question(pinned.puzzle, pinned.max_size, pinned.deadline, pinned=False, k=pinned.k, engine=pinned.engine)
+    q = _Question(pinned.puzzle, pinned.max_size, pinned.clock, pinned=False, k=pinned.k, engine=pinned.engine)
     try:
         return _shrink(q)
     finally:
@@ -252,35 +261,66 @@ class UniquenessOracle:
     it cut the fresh models' CPU time by a quarter, and a removed single cell becomes a unit clause.)
     """
 
-    def __init__(self, solution: Grid, *, budget: Budget | None = None, engine: CnfEngine = DEFAULT_ENGINE) -> None:
+    def __init__(
+        self, solution: Grid, *, budget: Budget | None = None, max_size: int | None = None, clock: Clock | None = None,
+        engine: CnfEngine = DEFAULT_ENGINE,
+    ) -> None:
         self.rows, self.cols = len(solution), len(solution[0])
         self.values = [v for row in solution for v in row]
         self.budget = budget or Budget()
+        """Each question's own budget (when no shared ``clock`` is given)."""
+        self.clock = clock
+        """One clock for every question (a command's whole budget), or None."""
         self.engine = engine
-        self.model = engine.model(self.rows, self.cols, k=max(self.values))
+        # sizes up to the answer's largest (or the cap) by name, larger ones BIG: every other answer is a true one
+        k = max(self.values) if max_size is None else max_size
+        self.model = engine.model(self.rows, self.cols, k=k, big=max_size is None)
         self.model.block(self.values)
         self.calls = 0
+        self.solves = 0
 
     def check(self, clue_cells: Iterable[int], must_differ: Iterable[int] = ()) -> tuple[Status, Grid | None]:
         """(UNIQUE, None), (MULTIPLE, another solution) or (UNKNOWN, None) when the budget runs out."""
-        self.calls += 1
-        assumptions = [self.model.lit(c, self.values[c]) for c in clue_cells]
-        differ = [-self.model.lit(c, self.values[c]) for c in must_differ]
-        switch = None
-        if differ:  # a clause for this question only: switched on by an assumption, then retired
-            switch = self.model.pool.id()
-            self.model.add_clause([-switch, *differ])
-            assumptions.append(switch)
-        try:
-            ans = self.model.solve(assumptions, Deadline.after(self.budget.seconds, self.budget.conflicts))
-        except Interrupted:
+        others = self.others(clue_cells, must_differ)
+        if others is None:
             return Status.UNKNOWN, None
+        if not others:
+            return Status.UNIQUE, None
+        return Status.MULTIPLE, to_grid(others[0], self.cols)
+
+    def others(
+        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), *, many: int = 1, gather: bool = False
+    ) -> list[list[int]] | None:
+        """Other solutions (row-major) with the answer's values at ``clue_cells``: [] when the answer is
+        the only one, None when the budget ran out. With ``gather`` up to ``many`` different ones, each
+        kept apart from the next by a clause of this question only."""
+        self.calls += 1
+        model = self.model
+        assumptions = [model.lit(c, self.values[c]) for c in clue_cells]
+        differ = [-model.lit(c, self.values[c]) for c in must_differ]
+        switch = None
+        if differ or gather:  # clauses for this question only: switched on by an assumption, then retired
+            switch = model.pool.id()
+            if differ:
+                model.add_clause([-switch, *differ])
+            assumptions.append(switch)
+        clock = self.clock or Clock.of(self.budget)
+        found: list[list[int]] = []
+        try:
+            while len(found) < many:
+                self.solves += 1
+                ans = model.solve(assumptions, clock)
+                if ans is None:
+                    break
+                found.append(list(ans.concrete))
+                if gather:
+                    model.add_clause([-switch, *(-model.lit(c, v) for c, v in enumerate(ans.labels))])
+        except Interrupted:
+            return None
         finally:
             if switch is not None:
-                self.model.add_clause([-switch])
-        if ans is None:
-            return Status.UNIQUE, None
-        return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
+                model.add_clause([-switch])
+        return found
 
     def check_fresh(
         self,
@@ -330,7 +370,7 @@ class UniquenessOracle:
             if differ:
                 model.add_clause(differ)
             try:
-                ans = model.solve([], Deadline.after(budget.seconds, budget.conflicts))
+                ans = model.solve([], Clock.of(budget))
             except Interrupted:
                 return Status.UNKNOWN, None
         finally:
