@@ -18,9 +18,9 @@ from .solvers.base import Budget, Status
 GENERATOR_VERSION = "2"
 """Bumped whenever the same seed and options would give a different puzzle.
 
-1: the first answer grower (commits 1fa77c2..f9139ea).
-2: answers take the most hemmed-in free cell first and mend clashes with detach moves (commits
-   3081037..7f15304 already grew answers this way but still printed 1: their puzzles match neither).
+1: the first answer grower.
+2: answers take the most hemmed-in free cell first and mend clashes with detach moves
+   (docs/benchmarks.md, Generator, compares the two).
 """
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")

@@ -23,8 +23,8 @@ SMALL_LABELS = 12
 and stay integer, which keeps big boards with wide-open areas small without losing any picture."""
 SHAPE_CELLS = 6
 """Connected sets up to this many cells get eager clauses: joined => label >= size, walled off => = size.
-Six (was five, four above 400 cells) settles janko-034 (13x37) in 3.6 CPU s instead of running out at 52;
-only sets whose cells can share a label count, which keeps the clause count down on clued boards."""
+Enough to settle long thin boards; only sets whose cells can share a label count, which keeps the clause
+count down on clued boards."""
 
 
 @dataclass
