@@ -55,7 +55,7 @@ BAD_PUZZLES = [
     ("URL unknown character", "https://puzz.link/p?fillomino/3/3/g2h2!4h", "URL character 39: unknown character '!'"),
     ("URL other genre", "https://puzz.link/p?nurikabe/3/3/g2h234h", "not a fillomino puzz.link URL"),
     ("URL clue 0", "https://puzz.link/p?fillomino/3/3/g0h234h", "URL character 36: clue 0"),
-    ("URL clue above cell count", "https://puzz.link/p?fillomino/3/3/g2h23ah", "row 3, column 1: clue 10 is out of range"),
+    ("URL clue above cell count", "https://puzz.link/p?fillomino/3/3/g2h23ah", "row 3, column 1: clue 10 is out"),
     ("URL million cells", "https://puzz.link/p?fillomino/1000/1000/zzzz", "grid 1000x1000 is too large"),
     ("URL truncated hex", "https://puzz.link/p?fillomino/3/3/g2h23-1", "'-' must be followed by 2 hex digits"),
     ("broken JSON", '{"genre": "fillomino", "puzzle": ', "broken JSON at line 1, column 33"),
