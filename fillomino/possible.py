@@ -253,20 +253,11 @@ class Search:
     def _area_counts(self, v: int, cells: list[int]) -> None:
         """In each connected area of cells that can be v, a v cell means at least v of them are v
         (its region lies inside the area). Stated only for areas small next to v, where it bites."""
-        from pysat.card import CardEnc, EncType
-
         model = self.model
         assert model is not None
         for area in components(cells, self.nbrs):
-            start = area[0]
-            if len(area) >= COUNT_AREA * v or not all(model.has(c, v) for c in area):
-                continue
-            xs = [model.lit(c, v) for c in area]
-            on = model.pool.id(("area-count", v, start))
-            for clause in CardEnc.atleast(xs, v, vpool=model.pool, encoding=EncType.seqcounter).clauses:
-                model.add_clause([-on, *clause])
-            for x in xs:
-                model.add_clause([-x, on])
+            if len(area) < COUNT_AREA * v and all(model.has(c, v) for c in area):
+                model.area_count(area, v)
 
     def _ask(self, assumptions: list[int], pending: list[int] | None = None) -> Answer | None:
         """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true."""

@@ -236,6 +236,18 @@ class CnfModel:
     def add_clause(self, clause: Sequence[int]) -> None:
         self.solver.add_clause(list(clause))
 
+    def area_count(self, area: Sequence[int], v: int) -> None:
+        """If any cell of ``area`` is v, at least v of them are: valid when every v region through the
+        area lies inside it (the caller knows the area is walled off from other v cells)."""
+        from pysat.card import CardEnc, EncType
+
+        xs = [self.lits[c][v] for c in area]
+        on = self.pool.id(("area-count", v, area[0]))
+        for clause in CardEnc.atleast(xs, v, vpool=self.pool, encoding=EncType.seqcounter).clauses:
+            self.solver.add_clause([-on, *clause])
+        for x in xs:
+            self.solver.add_clause([-x, on])
+
     def block(self, labels: Sequence[int], cells: Iterable[int] | None = None) -> None:
         """Forbid this labelling (on ``cells``, default all) from now on."""
         cells = range(self.n) if cells is None else cells

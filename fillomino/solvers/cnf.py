@@ -27,7 +27,8 @@ FRESH_WAYS: tuple[Way, ...] = (("g4", DEFAULT_ENGINE.escalate_after),)
 
 RACING_WAYS: tuple[Way, ...] = (("g4", 100_000), ("cd195", 2_000), ("g4", 2_000), ("cd195", 100_000))
 """Fresh models that race each other, first come first, when a carving question may use N processes
-(``fresh_ways``): no single way wins on every question, the first two raced did best (docs/benchmarks.md)."""
+(``fresh_ways``): no single way wins on every question, the first two raced did best
+(docs/benchmarks.md, "Figures behind the shipped settings")."""
 
 
 def fresh_ways(processes: int) -> tuple[Way, ...]:

@@ -30,7 +30,7 @@ SEARCH_SCHEDULE = ((SMALLEST_LABEL_FIRST, 1.0), (OWN_BRANCHING, 1.0), (WITH_LP, 
 """Looking for a picture: open boards need the model's smallest-label-first strategy (CP-SAT's own
 branching wanders into huge labels), hard sparse puzzles need CP-SAT's own branching, and a few need
 the flow's LP relaxation; alternating keeps the total within a small factor of the best one
-(figures: docs/benchmarks-cpsat-hard.md)."""
+(figures: docs/benchmarks.md, "Figures behind the shipped settings")."""
 PROVING_SCHEDULE = ((OWN_BRANCHING, 1.0), (WITH_LP, 0.5))
 """Proving no other picture (the first one blocked and hinted): CP-SAT's own branching is several times
 faster than smallest-label-first, the hint keeps it near the first picture on open boards, and some
