@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .grid import distances, neighbour_table
 from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
 from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 from .solvers.base import Budget, Status
@@ -227,16 +228,6 @@ LOCAL_LIMIT = 4
 """Removals of at most this many cells ask the local question first (larger ones are mostly unique)."""
 
 
-def _window(cell: int, rows: int, cols: int, radius: int) -> frozenset[int]:
-    r0, c0 = divmod(cell, cols)
-    return frozenset(
-        r * cols + c
-        for r in range(max(0, r0 - radius), min(rows, r0 + radius + 1))
-        for c in range(max(0, c0 - radius), min(cols, c0 + radius + 1))
-        if abs(r - r0) + abs(c - c0) <= radius
-    )
-
-
 class _Carver:
     """The greedy carving pass, asked in chunks and pruned by alternative solutions already seen.
 
@@ -277,7 +268,8 @@ class _Carver:
         self.live: list[set[int]] = []
         self.alts_at: dict[int, list[int]] = {}
         self.all_cells = frozenset(range(rows * cols))
-        self.window = [_window(c, rows, cols, LOCAL_RADIUS) for c in range(rows * cols)]
+        nbrs = neighbour_table(rows, cols)
+        self.window = [frozenset(distances(c, nbrs, within=LOCAL_RADIUS)) for c in range(rows * cols)]
         self.local_limit = LOCAL_LIMIT
         self.calls = self.known = self.local_hits = self.fresh = 0
 
