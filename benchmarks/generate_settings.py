@@ -51,13 +51,13 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def shipped() -> dict[str, int]:
-    return {"fresh_escalate": SHIPPED_WAYS[0][1], "oracle_conflicts": gen.ORACLE_CONFLICTS, "threads": 1}
+    return {"fresh_escalate": SHIPPED_WAYS[0][1], "oracle_conflicts": gen.Carving().oracle_conflicts, "threads": 1}
 
 
-def apply(setting: dict[str, int]) -> None:
-    """Set the module-level knobs (``threads`` is passed to generate() instead)."""
-    cnf_backend.FRESH_WAYS = ((SHIPPED_WAYS[0][0], setting["fresh_escalate"]), *SHIPPED_WAYS[1:])
-    gen.ORACLE_CONFLICTS = setting["oracle_conflicts"]
+def carving(setting: dict[str, int]) -> gen.Carving:
+    """The carving options of a setting (``threads`` is generate()'s own argument)."""
+    ways = ((SHIPPED_WAYS[0][0], setting["fresh_escalate"]), *SHIPPED_WAYS[1:]) if setting["threads"] <= 1 else None
+    return gen.Carving(oracle_conflicts=setting["oracle_conflicts"], fresh_ways=ways)
 
 
 def main() -> None:
@@ -75,9 +75,8 @@ def main() -> None:
     for seed in parse_seeds(args.seeds):
         puzzles = set()
         for name, setting in settings.items():
-            apply(setting)
             start, start_cpu = time.perf_counter(), cpu_seconds()
-            made = gen.generate(rows, cols, seed, threads=setting["threads"])
+            made = gen.generate(rows, cols, seed, threads=setting["threads"], carving=carving(setting))
             wall[name].append(time.perf_counter() - start)
             cpu[name].append(cpu_seconds() - start_cpu)
             puzzles.add(made.puzzle.clues)
@@ -88,7 +87,6 @@ def main() -> None:
     for name in settings:
         print(f"{name} {settings[name]}: wall sum {sum(wall[name]):.1f} s, median {statistics.median(wall[name]):.1f}; "
               f"CPU sum {sum(cpu[name]):.1f} s, median {statistics.median(cpu[name]):.1f}")
-    apply(base)
 
 
 if __name__ == "__main__":

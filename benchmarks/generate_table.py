@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stats import cpu_seconds  # noqa: E402  (benchmarks/stats.py, beside this script)
+from stats import cpu_seconds, percentile  # noqa: E402  (benchmarks/stats.py, beside this script)
 
 from fillomino.generate import GENERATOR_VERSION, generate  # noqa: E402
 from fillomino.puzzle import FillominoError  # noqa: E402
@@ -28,12 +28,6 @@ from fillomino.puzzle import FillominoError  # noqa: E402
 DEFAULT_SIZES = "5x5,7x7,10x10,15x15,20x20,30x30"
 TARGETS = {"10x10": 1.0, "15x15": 3.0, "20x20": 10.0, "30x30": 60.0}
 """Median seconds the issue asks for."""
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile; failures are +inf and sort last."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 def fmt_seconds(s: float) -> str:
@@ -83,9 +77,9 @@ def bench(shape: str, seeds: int, save_to: Path | None = None, threads: int = 1)
         "found": sum(t != math.inf for t in times),
         "seeds": seeds,
         "median": statistics.median(times),
-        "p95": percentile(times, 95),
+        "p95": percentile(times, 0.95),
         "cpu_median": statistics.median(cpu),
-        "cpu_p95": percentile(cpu, 95),
+        "cpu_p95": percentile(cpu, 0.95),
         "clues": statistics.mean(clues) if clues else math.nan,
         "density": statistics.mean(clues) / (rows * cols) if clues else math.nan,
         "checks": statistics.mean(checks) if checks else math.nan,

@@ -7,7 +7,7 @@ A question is one call of the incremental CNF model ("a solution with some pair 
 SAT calls count the solver runs inside it (lazy connectivity clauses add runs per question).
 "pairs" is what asking one question per (unclued cell, size up to the final K) pair would cost.
 
-    python benchmarks/possible_calls.py [FILE ...] --drops 0 1 3 [--strategy cell|global] [--budget 600]
+    python benchmarks/possible_calls.py [FILE ...] --drops 0 1 3 [--budget 600]
 """
 
 from __future__ import annotations
@@ -38,11 +38,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (default: corpus/15x15/15x15-s1..s5.txt)")
     ap.add_argument("--drops", type=int, nargs="+", default=[0, 1, 3])
-    ap.add_argument("--strategy", choices=("cell", "global"), default=possible_module.STRATEGY)
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per board (default 600)")
     args = ap.parse_args()
-    possible_module.STRATEGY = args.strategy
-    print(f"strategy: {args.strategy}")
     print("| puzzle | clues | dropped | loose | forced | solutions seen | questions | pairs | SAT calls | final K "
           "| wall s | CPU s |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

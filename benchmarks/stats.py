@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 
 def percentile(values: list[float], q: float) -> float:
-    """The value at fraction ``q`` (0..1) of the sorted values (the largest for q near 1)."""
+    """Nearest-rank percentile at fraction ``q`` (0..1): the smallest value with at least that fraction of
+    the values at or below it (of 20 values, the 95th percentile is the 19th). Infinities sort last."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return ordered[max(0, math.ceil(round(q * len(ordered), 9)) - 1)]
 
 
 def cpu_seconds() -> float:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .grid import distances, neighbour_table
 from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
 from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 from .solvers.base import Budget, Status
@@ -18,9 +19,9 @@ from .solvers.base import Budget, Status
 GENERATOR_VERSION = "2"
 """Bumped whenever the same seed and options would give a different puzzle.
 
-1: the first answer grower (commits 1fa77c2..f9139ea).
-2: answers take the most hemmed-in free cell first and mend clashes with detach moves (commits
-   3081037..7f15304 already grew answers this way but still printed 1: their puzzles match neither).
+1: the first answer grower.
+2: answers take the most hemmed-in free cell first and mend clashes with detach moves
+   (docs/benchmarks.md, Generator, compares the two).
 """
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
@@ -56,6 +57,7 @@ def generate(
     max_clues: int | None = None,
     budget: Budget | None = None,
     threads: int = 1,
+    carving: Carving | None = None,
 ) -> Generated:
     """A unique puzzle from ``seed``: the same version, seed and options give the same puzzle anywhere.
 
@@ -66,7 +68,8 @@ def generate(
     ``max_clues`` is dropped for the next one (up to MAX_ATTEMPTS). ``budget`` (a solvers.Budget)
     limits each uniqueness question; if one runs out, BudgetExhausted is raised rather than guessed.
     ``threads`` > 1 lets hard questions race differently tuned solvers in that many processes: faster
-    on big grids, and the same puzzle (every answer is exact, whoever gives it).
+    on big grids, and the same puzzle (every answer is exact, whoever gives it). ``carving`` splits
+    the questions between engines differently (A/B runs, tests); it too changes only the time.
     """
     validate_shape(rows, cols)
     if threads < 1:
@@ -81,7 +84,7 @@ def generate(
         rng = Stream(f"fillomino-generate|{GENERATOR_VERSION}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
         kept, calls = carve(answer, rng, orbits, clue_every_region=clue_every_region, min_clues=min_clues,
-                            budget=budget, threads=threads)
+                            budget=budget, threads=threads, carving=carving)
         checks += calls
         if max_clues is None or len(kept) <= max_clues:
             values = flatten(answer)
@@ -173,6 +176,7 @@ def carve(
     min_clues: int | None = None,
     budget: Budget | None = None,
     threads: int = 1,
+    carving: Carving | None = None,
 ) -> tuple[list[int], int]:
     """The clue cells left after carving ``answer`` (every cell a clue at first), and the engine calls.
 
@@ -189,10 +193,13 @@ def carve(
     from .solvers.cnf import UniquenessOracle, fresh_ways
 
     budget = budget or Budget()
-    quick = Budget(budget.seconds, min(ORACLE_CONFLICTS, budget.conflicts or ORACLE_CONFLICTS))
+    carving = carving or Carving()
+    limit = carving.oracle_conflicts
+    quick = Budget(budget.seconds, min(limit, budget.conflicts or limit))
     oracle = UniquenessOracle(answer, budget=quick)
+    ways = carving.fresh_ways if carving.fresh_ways is not None else fresh_ways(threads)
     try:
-        carver = _Carver(answer, oracle, clue_every_region, min_clues, budget, fresh_ways(threads))
+        carver = _Carver(answer, oracle, clue_every_region, min_clues, budget, ways)
         carver.run(rng.shuffle([list(o) for o in orbits]))
         return sorted(carver.kept), carver.calls
     finally:
@@ -201,28 +208,24 @@ def carve(
             close()
 
 
-ORACLE_CONFLICTS = 10_000
-"""Conflicts the incremental oracle may spend on one question before a fresh CNF model (clues pinned
-as units, see UniquenessOracle.check_fresh) settles it instead. Either way the answer is exact, so
-the puzzle does not depend on this number; only the time does. (The long-lived oracle's conflicts
-grow costly on big grids, 10,000 took ~2 CPU s on 30x30; 2,000 was tried with the fresh-model change
-described at FRESH_ESCALATE_AFTER and reverted with it.)"""
+@dataclass(frozen=True)
+class Carving:
+    """How carving questions are split between the engines. Every answer is exact either way, so the
+    puzzle never depends on these settings, only the time does."""
+
+    oracle_conflicts: int = 10_000
+    """Conflicts the incremental oracle may spend on one question before a fresh CNF model (clues pinned
+    as units, see UniquenessOracle.check_fresh) settles it instead: the long-lived oracle's conflicts
+    grow costly on big grids."""
+    fresh_ways: tuple[tuple[str, int | None], ...] | None = None
+    """How fresh models are run (see solvers.cnf.Way); None: as ``threads`` says (``fresh_ways``)."""
+
 
 LOCAL_RADIUS = 5
 """Cells within this many steps of a removed clue may change in the quick local question."""
 
 LOCAL_LIMIT = 4
 """Removals of at most this many cells ask the local question first (larger ones are mostly unique)."""
-
-
-def _window(cell: int, rows: int, cols: int, radius: int) -> frozenset[int]:
-    r0, c0 = divmod(cell, cols)
-    return frozenset(
-        r * cols + c
-        for r in range(max(0, r0 - radius), min(rows, r0 + radius + 1))
-        for c in range(max(0, c0 - radius), min(cols, c0 + radius + 1))
-        if abs(r - r0) + abs(c - c0) <= radius
-    )
 
 
 class _Carver:
@@ -265,7 +268,8 @@ class _Carver:
         self.live: list[set[int]] = []
         self.alts_at: dict[int, list[int]] = {}
         self.all_cells = frozenset(range(rows * cols))
-        self.window = [_window(c, rows, cols, LOCAL_RADIUS) for c in range(rows * cols)]
+        nbrs = neighbour_table(rows, cols)
+        self.window = [frozenset(distances(c, nbrs, within=LOCAL_RADIUS)) for c in range(rows * cols)]
         self.local_limit = LOCAL_LIMIT
         self.calls = self.known = self.local_hits = self.fresh = 0
 
@@ -324,7 +328,7 @@ class _Carver:
     def _ask(self, held: set[int], removal: set[int], local: bool = False) -> bool | None:
         """Whether the clues at ``held`` admit only the answer; None when a local question was too hard.
 
-        The incremental oracle answers first; a question it cannot settle in ORACLE_CONFLICTS goes to
+        The incremental oracle answers first; a question it cannot settle in ``Carving.oracle_conflicts`` goes to
         a fresh CNF model (a local one is dropped instead: the full question follows anyway).
         """
         from .solvers import BudgetExhausted

@@ -13,7 +13,8 @@ import heapq
 import random
 from collections.abc import Sequence
 
-from .puzzle import FillominoError, Grid, neighbours, to_grid
+from .grid import connected, neighbours
+from .puzzle import FillominoError, Grid, to_grid, validate_max_size
 
 DEFAULT_WEIGHTS = (1, 3, 5, 6, 6, 5, 3, 2, 1)
 """How likely each region size 1..9 is as a growth target (seed 000's generator)."""
@@ -59,8 +60,7 @@ class Stream:
 
 def size_table(max_size: int, weights: Sequence[float] | None) -> tuple[list[int], list[float]]:
     """The sizes that may be drawn (1..max_size with positive weight) and their cumulative weights."""
-    if max_size < 1:
-        raise FillominoError(f"--max-size must be at least 1, got {max_size}")
+    validate_max_size(None, max_size)
     ws = list(DEFAULT_WEIGHTS if weights is None else weights)
     if any(not w >= 0 for w in ws):
         raise FillominoError(f"--size-weights must be non-negative numbers, got {','.join(map(str, ws))}")
@@ -273,17 +273,7 @@ class _Layout:
         return sorted({owner[j] for i in self.cells[rid] for j in self.nbrs[i] if owner[j] not in (-1, rid)})
 
     def _connected_without(self, rid: int, cell: int) -> bool:
-        rest = [c for c in self.cells[rid] if c != cell]
-        inside = set(rest)
-        seen = {rest[0]}
-        stack = [rest[0]]
-        while stack:
-            i = stack.pop()
-            for j in self.nbrs[i]:
-                if j in inside and j not in seen:
-                    seen.add(j)
-                    stack.append(j)
-        return len(seen) == len(rest)
+        return connected({c for c in self.cells[rid] if c != cell}, self.nbrs)
 
     def _delta(self, move: tuple[str, int, int]) -> int:
         """Change in clashing neighbour pairs among the regions the move touches."""

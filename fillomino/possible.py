@@ -17,14 +17,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .encode.cnf import BIG, Answer, CnfModel, Deadline, Interrupted
-from .puzzle import FillominoError, Puzzle, neighbours, validate_max_size
+from .clock import Clock
+from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Interrupted
+from .grid import component_sizes, components, neighbours
+from .puzzle import FillominoError, Puzzle, validate_max_size
 from .solvers import Budget, BudgetExhausted
 from .solvers import cnf as cnf_backend
-
-STRATEGY = "cell"
-"""How unseen (cell, value) pairs are asked: "cell" one question per cell and new value (measured
-faster), "global" one question over every unseen pair of the grid."""
 
 COUNT_FROM = 4
 COUNT_AREA = 3
@@ -90,20 +88,22 @@ def possible(
     max_size: int | None = None,
     budget: Budget | None = None,
     candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
+    engine: CnfEngine = DEFAULT_ENGINE,
 ) -> Possible:
     """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
     when given). Raises BudgetExhausted when the budget runs out: never a partial answer."""
     allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
-    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed)[0]
+    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)[0]
 
 
 def explore(
-    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None,
+    engine: CnfEngine = DEFAULT_ENGINE,
 ) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
     which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
     start = time.perf_counter()
-    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed)
+    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)
     try:
         values = search.possible()
         return search.result(values, time.perf_counter() - start), values, list(search.solutions)
@@ -149,25 +149,6 @@ def _allows_big(allowed: Allowed | None, cell: int, k: int) -> bool:
     return allowed is None or allowed[cell] is None or any(v > k for v in allowed[cell])  # type: ignore[union-attr]
 
 
-def component_sizes(member: Sequence[bool], nbrs: list[list[int]]) -> list[int]:
-    """For each member cell, the size of its connected set of members (0 for non-members)."""
-    size = [0] * len(member)
-    seen = [False] * len(member)
-    for start, inside in enumerate(member):
-        if not inside or seen[start]:
-            continue
-        seen[start] = True
-        comp = [start]
-        for c in comp:
-            for m in nbrs[c]:
-                if member[m] and not seen[m]:
-                    seen[m] = True
-                    comp.append(m)
-        for c in comp:
-            size[c] = len(comp)
-    return size
-
-
 def intersect(a: Allowed | None, b: Allowed | None) -> Allowed | None:
     """Cell by cell, the values both restrictions allow."""
     if a is None or b is None:
@@ -193,6 +174,7 @@ class Search:
     max_size: int | None = None
     budget: Budget | None = None
     allowed: Allowed | None = None
+    engine: CnfEngine = DEFAULT_ENGINE
     solutions: dict[tuple[int, ...], None] = field(default_factory=dict)
     """Every true solution met so far (insertion-ordered, each once)."""
     questions: int = 0
@@ -201,8 +183,8 @@ class Search:
     def __post_init__(self) -> None:
         validate_max_size(self.puzzle, self.max_size)
         budget = self.budget or Budget()
-        self.deadline = Deadline.after(budget.seconds, budget.conflicts)
-        self.k = self.max_size if self.max_size is not None else cnf_backend.DEFAULT_K
+        self.clock = Clock.of(budget)
+        self.k = self.engine.start_k(self.max_size)
         n = self.puzzle.size
         self.upper = [clue or n for clue in self.puzzle.clues]
         self.nbrs = neighbours(self.puzzle.rows, self.puzzle.cols)
@@ -215,7 +197,7 @@ class Search:
         if self.model is not None:
             self.sat_calls += self.model.calls
             self.model.close()
-        self.model = cnf_backend.build_model(self.puzzle, self.k, self.max_size)
+        self.model = cnf_backend.puzzle_model(self.puzzle, self.k, self.max_size, self.engine)
         # The clues, the base restriction and the bounds hold in every question this model answers, so
         # they go in as unit clauses: measured several times faster per SAT call than as assumptions.
         model = self.model
@@ -271,30 +253,11 @@ class Search:
     def _area_counts(self, v: int, cells: list[int]) -> None:
         """In each connected area of cells that can be v, a v cell means at least v of them are v
         (its region lies inside the area). Stated only for areas small next to v, where it bites."""
-        from pysat.card import CardEnc, EncType
-
         model = self.model
         assert model is not None
-        inside = set(cells)
-        done: set[int] = set()
-        for start in cells:
-            if start in done:
-                continue
-            area = [start]
-            done.add(start)
-            for c in area:
-                for m in self.nbrs[c]:
-                    if m in inside and m not in done:
-                        done.add(m)
-                        area.append(m)
-            if len(area) >= COUNT_AREA * v or not all(model.has(c, v) for c in area):
-                continue
-            xs = [model.lit(c, v) for c in area]
-            on = model.pool.id(("area-count", v, start))
-            for clause in CardEnc.atleast(xs, v, vpool=model.pool, encoding=EncType.seqcounter).clauses:
-                model.add_clause([-on, *clause])
-            for x in xs:
-                model.add_clause([-x, on])
+        for area in components(cells, self.nbrs):
+            if len(area) < COUNT_AREA * v and all(model.has(c, v) for c in area):
+                model.area_count(area, v)
 
     def _ask(self, assumptions: list[int], pending: list[int] | None = None) -> Answer | None:
         """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true."""
@@ -306,7 +269,7 @@ class Search:
             model.add_clause([-act, *pending])
             assumptions = [*assumptions, act]
         try:
-            return model.solve(assumptions, self.deadline)
+            return model.solve(assumptions, self.clock)
         except Interrupted:
             raise BudgetExhausted(
                 "the budget ran out before every cell's possible values were settled: the answer is unknown"
@@ -390,14 +353,12 @@ class Search:
                 seen[c].add(v)
             return True
 
-        # Always one question over the whole grid first (a unique grid is settled by it alone); then
-        # either keep asking over the whole grid, or cell by cell (fewer SAT calls: see the benchmark).
-        while (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
-            if STRATEGY != "global":
-                for c in range(n):
-                    while (pending := unseen(c)) and ask(pending):
-                        pass
-                break
+        # One question over the whole grid first (a unique grid is settled by it alone), then cell by
+        # cell, which needs fewer SAT calls than asking over the whole grid again.
+        if (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
+            for c in range(n):
+                while (pending := unseen(c)) and ask(pending):
+                    pass
         return seen
 
     def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:

@@ -115,13 +115,18 @@ def validate_shape(rows: int, cols: int) -> None:
         )
 
 
-def validate_max_size(puzzle: Puzzle, max_size: int | None) -> None:
-    """Refuse a --max-size promise that is not positive or that a printed clue already breaks."""
+def validate_max_size(puzzle: Puzzle | None, max_size: int | None) -> None:
+    """Refuse a --max-size promise that is not positive or that a printed clue already breaks.
+
+    The promise is ``max_size``: None for none (the CNF engine then names large regions BIG and refines
+    them), else every region has at most that many cells. Each entry point (``solvers.solve`` and
+    friends, ``possible``, ``suggest``, the generator with no puzzle yet) checks it here once.
+    """
     if max_size is None:
         return
     if max_size < 1:
         raise FillominoError(f"--max-size must be at least 1, got {max_size}")
-    big = [v for v in puzzle.clues if v > max_size]
+    big = [] if puzzle is None else [v for v in puzzle.clues if v > max_size]
     if big:
         raise FillominoError(f"clue {max(big)} is larger than the assumed --max-size {max_size}")
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .encode.cnf import CnfModel, Deadline, Interrupted
+from .clock import Clock
 from .puzzle import FillominoError, Grid, Puzzle, to_grid, validate_max_size
-from .solvers import Budget, BudgetExhausted, Status, solve, uniqueness
+from .solvers import Budget, BudgetExhausted, Status
+from .solvers import cnf as cnf_backend
+from .solvers.cnf import UniquenessOracle
 
 POOL = 16
 """Alternatives gathered per step (more of them, better-informed choices; each costs one SAT question)."""
@@ -50,45 +52,22 @@ class Suggestion:
 
 @dataclass
 class _Alternatives:
-    """"Another solution than A with clues at these cells?" on one model with A blocked."""
+    """"Another solution than A with clues at these cells?": the uniqueness oracle of A, gathering several."""
 
-    values: list[int]
-    rows: int
-    cols: int
-    deadline: Deadline
-    max_size: int | None = None
-    questions: int = 0
+    oracle: UniquenessOracle
     seen: list[list[int]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        explicit = self.max_size if self.max_size is not None else max(self.values)
-        # sizes up to max(A) by name, larger ones as BIG: any other answer is a true other solution
-        self.model = CnfModel(self.rows, self.cols, explicit=explicit, big=self.max_size is None)
-        self.model.block(self.values)
 
     def find(self, cells: set[int], many: int = 1) -> list[list[int]]:
         """Up to ``many`` different alternatives keeping A's values on ``cells`` ([] = A is the only one)."""
-        model = self.model
-        assumptions = [model.lit(c, self.values[c]) for c in sorted(cells)]
-        act = model.pool.id(("suggest-batch", self.questions))
-        found: list[list[int]] = []
-        try:
-            while len(found) < many:
-                self.questions += 1
-                ans = model.solve([*assumptions, act], self.deadline)
-                if ans is None:
-                    break
-                found.append(list(ans.concrete))
-                model.add_clause([-act, *(-model.lit(c, v) for c, v in enumerate(ans.labels))])
-        except Interrupted:
-            raise BudgetExhausted("the budget ran out before the suggested clues were settled") from None
-        finally:
-            model.add_clause([-act])  # the batch's blocks were only for gathering
+        found = self.oracle.others(sorted(cells), many=many, gather=True)
+        if found is None:
+            raise BudgetExhausted("the budget ran out before the suggested clues were settled")
         self.seen.extend(found)
         return found
 
-    def close(self) -> None:
-        self.model.close()
+    @property
+    def questions(self) -> int:
+        return self.oracle.solves
 
 
 def suggest(
@@ -103,9 +82,8 @@ def suggest(
     if tries < 1:
         raise FillominoError(f"--tries must be at least 1, got {tries}")
     start = time.perf_counter()
-    budget = budget or Budget()
-    deadline = Deadline.after(budget.seconds, budget.conflicts)
-    first = solve(puzzle, max_size=max_size, budget=budget)
+    clock = Clock.of(budget or Budget())  # one clock for every question, the proof at the end included
+    first = cnf_backend.solve(puzzle, max_size=max_size, clock=clock)
     if first is None:
         return Suggestion([], "none", puzzle, None, 0, time.perf_counter() - start, max_size)
     given = set(puzzle.clue_cells())
@@ -116,7 +94,7 @@ def suggest(
         if attempt >= len(bases):
             break
         values = bases[attempt]
-        alts = _Alternatives(values, puzzle.rows, puzzle.cols, deadline, max_size)
+        alts = _Alternatives(UniquenessOracle(to_grid(values, puzzle.cols), max_size=max_size, clock=clock))
         try:
             added = _greedy(alts, values, given)
             greedy = len(added)
@@ -124,7 +102,7 @@ def suggest(
             questions += alts.questions
             bases.extend(alt for alt in alts.seen if alt not in bases)
         finally:
-            alts.close()
+            alts.oracle.close()
         if best is None or len(added) < len(best[1]):
             best = (values, added, greedy)
         if not added:
@@ -135,8 +113,7 @@ def suggest(
     for c in added:
         clues[c] = values[c]
     result = _completed(puzzle, clues, len(added))
-    remaining = None if budget.seconds is None else max(0.001, budget.seconds - (time.perf_counter() - start))
-    verdict = uniqueness(result, max_size=max_size, budget=Budget(remaining, budget.conflicts))
+    verdict = cnf_backend.uniqueness(result, max_size=max_size, clock=clock)
     if verdict.status == Status.UNKNOWN:
         raise BudgetExhausted("the budget ran out while verifying the suggested clues")
     solution = to_grid(values, puzzle.cols)

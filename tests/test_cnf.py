@@ -13,10 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fillomino.encode import anchors
 from fillomino.encode import cnf as encode
 from fillomino.puzzle import Puzzle, is_solution
-from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, solve, uniqueness
+from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, uniqueness
 from tests import bruteforce
 
 SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])
@@ -30,31 +29,21 @@ CONFIGS = {
     # the shipped settings
     "default": {},
     # every exact clause up front: rooted regions for clued sizes from 2, the area sum
-    "strong": {"ESCALATE_AFTER": None, "ANCHOR_FROM": 2},
+    "strong": {"escalate_after": None, "anchor_from": 2},
     # the same added at the first solve, region counts only when a region shows up wrong, a coarse area sum
     # ("at most one label" by a counter, not pairwise, too)
-    "lazy": {"ESCALATE_AFTER": 0, "ANCHOR_FROM": 2, "EAGER_COST": 0, "AREA_LIMIT": 16, "PAIRWISE_UP_TO": 0},
-    # no root variables at all: clued sizes above K get the loose reachability clauses
-    "loose": {"ROOT_LIMIT": 0, "LOOSE_LAYERS": True},
-    # no root variables and no layers: clued sizes above K rest on the lazy checks alone
-    "bare": {"ROOT_LIMIT": 0},
+    "lazy": {"escalate_after": 0, "anchor_from": 2, "eager_cost": 0, "area_limit": 16, "pairwise_up_to": 0},
+    # no root variables: clued sizes above K rest on the lazy checks alone
+    "bare": {"root_limit": 0},
 }
 
 
-def configure(monkeypatch, name: str) -> None:
-    for key, value in CONFIGS[name].items():
-        module = anchors if hasattr(anchors, key) else encode
-        monkeypatch.setattr(module, key, value)
-
-
-@pytest.fixture(params=[(1, "default"), (2, "strong"), (3, "lazy"), (9, "default"), (1, "loose"), (2, "lazy"),
+@pytest.fixture(params=[(1, "default"), (2, "strong"), (3, "lazy"), (9, "default"), (1, "bare"), (2, "lazy"),
                         (9, "strong"), (2, "bare")], ids=lambda p: f"K{p[0]}-{p[1]}")
-def small_k(request, monkeypatch):
-    """Run the test with this many explicit sizes (the rest is BIG, refined on demand) and these settings."""
+def small_k(request) -> encode.CnfEngine:
+    """An engine with this many explicit sizes (the rest is BIG, refined on demand) and these settings."""
     k, name = request.param
-    monkeypatch.setattr(cnf, "DEFAULT_K", k)
-    configure(monkeypatch, name)
-    return k
+    return encode.CnfEngine(first_k=k, **CONFIGS[name])
 
 
 @st.composite
@@ -111,7 +100,7 @@ def test_a_large_unclued_region_is_found_exactly(small_k):
     # 4x4 with clues that force a 12-cell unclued region: far above every small K
     p = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
     expected = bruteforce.pictures(4, 4, list(p.clues))
-    got = sorted(flat(g) for g in enumerate_solutions(p))
+    got = sorted(flat(g) for g in cnf.enumerate_solutions(p, engine=small_k))
     assert got == sorted(expected)
 
 
@@ -127,9 +116,9 @@ def test_budget_of_one_conflict_gives_unknown_not_a_guess():
 @given(p=boards())
 def test_verdict_and_enumeration_match_brute_force(small_k, p):
     expected = sorted(bruteforce.pictures(p.rows, p.cols, list(p.clues)))
-    got = sorted(flat(g) for g in enumerate_solutions(p))
+    got = sorted(flat(g) for g in cnf.enumerate_solutions(p, engine=small_k))
     assert got == expected
-    v = uniqueness(p)
+    v = cnf.uniqueness(p, engine=small_k)
     if not expected:
         assert v.status is Status.NONE
         # the named clues alone already have no solution, and each of them is needed
@@ -144,14 +133,14 @@ def test_verdict_and_enumeration_match_brute_force(small_k, p):
     else:
         assert v.status is Status.MULTIPLE
         assert {flat(g) for g in v.solutions} <= set(expected) and v.solutions[0] != v.solutions[1]
-    found = solve(p)
+    found = cnf.solve(p, engine=small_k)
     assert (found is None) == (not expected)
 
 
 def test_every_empty_board_up_to_3x4_enumerates_like_brute_force(small_k):
     for rows, cols in itertools.product(range(1, 4), range(1, 5)):
         expected = sorted(bruteforce.pictures(rows, cols, [0] * (rows * cols)))
-        got = sorted(flat(g) for g in enumerate_solutions(Puzzle.empty(rows, cols)))
+        got = sorted(flat(g) for g in cnf.enumerate_solutions(Puzzle.empty(rows, cols), engine=small_k))
         assert got == expected, (rows, cols)
 
 
@@ -162,15 +151,14 @@ def every_answer(rows: int, cols: int) -> list[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("setting", ["default", "lazy"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, monkeypatch, data):
-    configure(monkeypatch, setting)
+def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, data):
     rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5)]))
     answers = every_answer(rows, cols)
     answer = data.draw(st.sampled_from(answers))
     grid = tuple(tuple(answer[r * cols : (r + 1) * cols]) for r in range(rows))
-    oracle = cnf.UniquenessOracle(grid)
+    oracle = cnf.UniquenessOracle(grid, engine=encode.CnfEngine(**CONFIGS[setting]))
     try:
         for _ in range(4):
             cells = data.draw(st.sets(st.integers(0, rows * cols - 1)))
@@ -228,13 +216,13 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(ways, 
         oracle.close()
 
 
-def test_escalate_after_is_per_model_and_overrides_the_module_setting():
+def test_escalate_after_is_an_engine_setting_per_model():
     """None adds the rooted regions up front; a large allowance leaves an easy search without them;
     either way the answer is a solution (the clauses are redundant)."""
     puzzle = Puzzle.from_grid([[4, 0, 0, 0], [0, 0, 0, 4], [5, 0, 0, 0], [0, 0, 0, 0]])
     answers = []
     for escalate, strong in ((None, True), (10**9, False)):
-        model = cnf.build_model(puzzle, 9, None, escalate_after=escalate)
+        model = cnf.puzzle_model(puzzle, 9, None, encode.CnfEngine(escalate_after=escalate))
         try:
             model.pin(cnf.clue_assumptions(model, puzzle))
             assert model.strong is strong

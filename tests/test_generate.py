@@ -179,14 +179,13 @@ def _one_by_one(answer, rng: Stream) -> list[int]:
 
 
 def test_questions_too_hard_for_the_oracle_go_to_a_fresh_model_and_give_the_same_puzzle(monkeypatch):
-    """ORACLE_CONFLICTS only moves work from the incremental oracle to a fresh, pinned CNF model:
+    """Carving.oracle_conflicts only moves work from the incremental oracle to a fresh, pinned CNF model:
     with a 1-conflict oracle most questions take that path, and every puzzle is the same."""
     import fillomino.generate as gen
 
     plain = [generate(7, 7, seed) for seed in range(3)]
     fresh_calls = []
     original = gen._Carver._fresh
-    monkeypatch.setattr(gen, "ORACLE_CONFLICTS", 1)
 
     def counted(self, held, removal):
         fresh_calls.append(1)
@@ -194,19 +193,19 @@ def test_questions_too_hard_for_the_oracle_go_to_a_fresh_model_and_give_the_same
 
     monkeypatch.setattr(gen._Carver, "_fresh", counted)
     for made in plain:
-        again = generate(7, 7, made.seed)
+        again = generate(7, 7, made.seed, carving=gen.Carving(oracle_conflicts=1))
         assert (again.puzzle.clues, again.solution) == (made.puzzle.clues, made.solution)
     assert len(fresh_calls) > 30
 
 
-def test_racing_fresh_models_in_two_processes_gives_the_same_puzzle(monkeypatch):
+def test_racing_fresh_models_in_two_processes_gives_the_same_puzzle():
     """threads=2 races the fresh models of RACING_WAYS; whichever answers, the puzzle is the same."""
     import fillomino.generate as gen
 
-    monkeypatch.setattr(gen, "ORACLE_CONFLICTS", 1)  # most questions go to the fresh models
+    quick = gen.Carving(oracle_conflicts=1)  # most questions go to the fresh models
     for seed in range(2):
-        one = generate(7, 7, seed)
-        two = generate(7, 7, seed, threads=2)
+        one = generate(7, 7, seed, carving=quick)
+        two = generate(7, 7, seed, threads=2, carving=quick)
         assert (two.puzzle.clues, two.solution) == (one.puzzle.clues, one.solution)
 
 

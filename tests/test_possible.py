@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from fillomino import possible as possible_module
 from fillomino.cli import main
+from fillomino.encode.cnf import CnfEngine
 from fillomino.formats import read_puzzle
 from fillomino.possible import Possible, parse_candidates, possible
 from fillomino.puzzle import FillominoError, Puzzle
-from fillomino.solvers import Budget, BudgetExhausted, cnf, enumerate_solutions
+from fillomino.solvers import Budget, BudgetExhausted, enumerate_solutions
 from fillomino.terminal import format_board
 from tests import bruteforce
 from tests.conftest import external_files
@@ -29,10 +30,9 @@ def flat(p: Possible) -> list[set[int]]:
 
 
 @pytest.fixture(params=[1, 2, 3, 9])
-def small_k(request, monkeypatch):
-    """Run with this many explicit sizes (larger regions start as BIG and must be refined away)."""
-    monkeypatch.setattr(cnf, "DEFAULT_K", request.param)
-    return request.param
+def small_k(request) -> CnfEngine:
+    """An engine with this many explicit sizes (larger regions start as BIG and must be refined away)."""
+    return CnfEngine(first_k=request.param)
 
 
 @st.composite
@@ -70,19 +70,19 @@ def test_no_solution_gives_empty_sets_everywhere():
 def test_sizes_far_above_k_are_exact(small_k):
     # 4x4 whose clues leave one 12-cell unclued area: with K = 1 every size above 1 starts as BIG
     board = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
-    assert flat(possible(board)) == bruteforce.possible_values(4, 4, list(board.clues))
+    assert flat(possible(board, engine=small_k)) == bruteforce.possible_values(4, 4, list(board.clues))
 
 
 def test_every_empty_board_up_to_3x4_matches_brute_force(small_k):
     for rows, cols in itertools.product(range(1, 4), range(1, 5)):
         expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
-        assert flat(possible(Puzzle.empty(rows, cols))) == expected, (rows, cols)
+        assert flat(possible(Puzzle.empty(rows, cols), engine=small_k)) == expected, (rows, cols)
 
 
 @FIXTURE_CASES
 @given(p=boards())
 def test_random_boards_match_brute_force(small_k, p):
-    result = possible(p)
+    result = possible(p, engine=small_k)
     expected = bruteforce.possible_values(p.rows, p.cols, list(p.clues))
     assert flat(result) == expected
     assert result.forced == sum(len(v) == 1 for v in expected)
@@ -113,14 +113,14 @@ def test_candidates_restrict_to_the_solutions_inside_them(small_k, p, data):
         if all(a is None or v in a for v, a in zip(picture, allowed)):
             for i, v in enumerate(picture):
                 expected[i].add(v)
-    assert flat(possible(p, candidates=grid)) == expected
+    assert flat(possible(p, candidates=grid, engine=small_k)) == expected
 
 
 def test_candidates_above_k_only_are_still_exact(small_k):
     # 1x4 empty: solutions 1 3 3 3, 3 3 3 1, 4 4 4 4 and 1 2 2 1; allowing only 3 and 4
     # in the last three cells keeps "1 3 3 3" and "4 4 4 4" (the first cell is free)
     grid = [[None, [3, 4], [3, 4], [3, 4]]]
-    assert possible(Puzzle.empty(1, 4), candidates=grid).cells == [[{1, 4}, {3, 4}, {3, 4}, {3, 4}]]
+    assert possible(Puzzle.empty(1, 4), candidates=grid, engine=small_k).cells == [[{1, 4}, {3, 4}, {3, 4}, {3, 4}]]
 
 
 def test_candidates_that_exclude_a_clue_leave_no_solution():

@@ -19,20 +19,13 @@ from collections.abc import Callable, Sequence
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-EAGER_COST = 60_000
-"""Counts and layers (cells x size, summed over a size's roots) up to this cost are stated up front."""
-ROOT_LIMIT = 5_000
-"""Root variables (cells within reach, summed over a size's clue positions) allowed per size;
-a size needing more gets the loose clauses instead (``loose_size``)."""
-LAYER_LIMIT = 150_000
-"""Size limit (cells x layers) of the loose clauses."""
-
 
 class RootedSize:
     """The root variables and clauses of one clued size v.
 
     ``lits[c][v]`` is "cell c is v" (present for the cells allowed v). With ``every`` (a size above
-    K, which only clued regions may have) every v cell has a root.
+    K, which only clued regions may have) every v cell has a root. Counts and layers cost up to
+    ``eager_cost`` are stated at once, the others by ``settle``.
     """
 
     def __init__(
@@ -45,6 +38,7 @@ class RootedSize:
         pool: IDPool,
         add: Callable[[list[int]], object],
         every: bool,
+        eager_cost: int,
     ) -> None:
         self.v = v
         self.anchors = sorted(anchors)
@@ -56,7 +50,7 @@ class RootedSize:
         self.m = {(c, a): pool.id(("m", v, a, c)) for a in self.anchors for c in near[a] if c in self.x}
         self.settled: set[int] = set()
         self._core(every)
-        if sum(len(near[a]) for a in self.anchors) * (v + 1) <= EAGER_COST:
+        if sum(len(near[a]) for a in self.anchors) * (v + 1) <= eager_cost:
             for a in self.anchors:
                 self.settle(a)
 
@@ -133,31 +127,6 @@ class RootedSize:
         return True
 
 
-def loose_size(v: int, cells: set[int], clues: set[int], lits: list[dict[int, int]], nbrs: list[list[int]],
-               pool: IDPool, add: Callable[[list[int]], object]) -> None:
-    """Cheaper clauses for a size v > K used only by clued regions: every v cell reaches a v clue
-    position within v-1 steps through v cells. (A cap on the number of v cells was measured to
-    cost far more clauses than it saves.)"""
-    ordered = sorted(cells)
-    if len(ordered) * v <= LAYER_LIMIT:
-        # layer k holds "c is v and within k steps of a v clue position"
-        prev = {c: lits[c][v] for c in ordered if c in clues}
-        for k in range(1, v):
-            cur = {}
-            for c in ordered:
-                src = [prev[m] for m in nbrs[c] if m in prev]
-                if c in prev:
-                    src.append(prev[c])
-                if src:
-                    r = pool.id(("reach", v, k, c))
-                    add([-r, lits[c][v]])
-                    add([-r, *src])
-                    cur[c] = r
-            prev = cur
-        for c in ordered:
-            add([-lits[c][v], prev[c]] if c in prev else [-lits[c][v]])
-
-
 def at_most_one(lits: list[int], pool: IDPool, add: Callable[[list[int]], object]) -> None:
     if len(lits) <= 6:
         for i in range(len(lits)):
@@ -226,17 +195,3 @@ def unary_count(lits: list[int], cap: int, pool: IDPool, add) -> list[int]:
                 add([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
     return out
 
-
-def distances(start: int, most: int, nbrs: list[list[int]]) -> dict[int, int]:
-    """Grid distance from start to every cell at most ``most`` steps away."""
-    dist = {start: 0}
-    frontier = [start]
-    for k in range(1, most + 1):
-        nxt = []
-        for c in frontier:
-            for m in nbrs[c]:
-                if m not in dist:
-                    dist[m] = k
-                    nxt.append(m)
-        frontier = nxt
-    return dist

@@ -7,13 +7,13 @@ refined on demand: a solution is exact whenever no BIG cell is left, and callers
 
 Static clauses: exactly one label per cell, 1s never touch, a cell of size >= 2 has a neighbour of its
 size; clued sizes get root variables with exact counts (fillomino.encode.anchors) when they fit
-ROOT_LIMIT, and otherwise nothing static beyond the neighbour rule (see LOOSE_LAYERS). Every other size rule
+``CnfEngine.root_limit``, and otherwise nothing static beyond the neighbour rule. Every other size rule
 is added lazily: after each SAT answer the groups are checked and, for each wrong group, clauses that
 hold in every true solution are added (too big: not all of v+1 of its connected cells are v; too small:
 each of its cells, if v, has a v neighbour outside the group, as its region must cross that border).
 Since each lazy clause is valid for every solution whatever the clues, it stays in the solver for good:
 the same model answers many clue sets incrementally (unless a caller pins one clue set, see ``pin``).
-A search that passes ESCALATE_AFTER conflicts adds the costlier exact clauses (``strengthen``).
+A search that passes ``CnfEngine.escalate_after`` conflicts adds the costlier exact clauses (``strengthen``).
 
 Abstraction (why answers are exact). Map a true solution to labels by writing BIG on every region of
 size > K that is not a clued extra-size region. That image satisfies every clause here, so UNSAT here
@@ -26,37 +26,67 @@ several regions larger than K, so such an answer stands for one solution only (`
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..puzzle import groups, neighbours
-from . import anchors as anchors_mod
-from .anchors import RootedSize, area_clauses, at_most_one, distances, loose_size
+from ..clock import Clock
+from ..grid import boundary, component, distances, groups, groups_by, neighbours
+from .anchors import RootedSize, area_clauses, at_most_one
 
 BIG = 0
 """The abstract label of a cell whose region is larger than K (see module docstring)."""
 
-DEFAULT_SOLVER = "g4"
-"""Glucose 4: supports assumptions, cores, conflict budgets and interrupts (CaDiCaL has no budgets)."""
+
+@dataclass(frozen=True)
+class CnfEngine:
+    """The CNF engine's settings and its one model factory (``model``).
+
+    Every setting only moves work between clauses stated up front, clauses stated late and search:
+    each clause holds in every solution, so no setting changes an answer.
+    """
+
+    solver: str = "g4"
+    """The pysat solver; Glucose 4 has assumptions, cores, conflict budgets and interrupts (CaDiCaL has no budgets)."""
+    first_k: int = 9
+    """Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
+    escalate_after: int | None = 2000
+    """Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
+    anchor_from: int = 4
+    """Clued sizes from this one up to K get rooted regions too once a search gets long."""
+    area_limit: int = 40_000
+    """Clause budget of the area sum over all roots (0: none)."""
+    pairwise_up_to: int = 16
+    """A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
+    root_limit: int = 5_000
+    """Root variables (cells within reach, summed over a size's clue positions) allowed per clued size;
+    a size needing more rests on the lazy checks (a group of that size without its clue is cut)."""
+    eager_cost: int = 60_000
+    """A rooted size whose counts and layers (cells x size, summed over its roots) cost up to this
+    gets them up front, else only when an answer shows one of its regions wrong."""
+
+    def start_k(self, max_size: int | None) -> int:
+        """The explicit sizes a question starts with: all of them under a ``--max-size`` cap, else first_k."""
+        return self.first_k if max_size is None else max_size
+
+    def model(self, rows: int, cols: int, clues: Sequence[int] = (), *, k: int, big: bool = True) -> CnfModel:
+        """The model of one shape with K explicit sizes: with ``big`` larger regions are BIG, except that
+        the cells within reach of a clue above K may take its size by name; without it every region is
+        assumed to have at most K cells (the ``--max-size`` promise, checked against the clues first).
+        ``clues`` (row-major, 0 for none) are the clue positions the model serves: any subset of them
+        may be assumed, or all of them pinned."""
+        clue_cells: dict[int, set[int]] = {}
+        for c, v in enumerate(clues):
+            if v:
+                clue_cells.setdefault(v, set()).add(c)
+        extra = {v: reach(rows, cols, clues, v) for v in clue_cells if v > k} if big else {}
+        return CnfModel(rows, cols, explicit=k, extra=extra, clue_cells=clue_cells, big=big, engine=self)
 
 
-ANCHOR_FROM = 4
-"""Clued sizes from this one up to K get rooted regions too once a search gets long."""
-AREA_LIMIT = 40_000
-"""Clause budget of the area sum over all roots (0: none)."""
-PAIRWISE_UP_TO = 16
-"""A cell with at most this many labels says "at most one" by pairwise binary clauses, else by a counter."""
-LOOSE_LAYERS = False
-"""Whether a clued size above K too costly for root variables gets anchors.loose_size's reachability
-layers. Off: the lazy check (a group of that size without its clue is cut) does the same job, and the
-7 external puzzles that have such sizes took 7.0 CPU s with the layers, 3.8 without (janko-240: 3.0 -> 0.7)."""
-ESCALATE_AFTER: int | None = 2000
-"""Conflicts after which a model adds its costlier exact clauses (None: add them up front)."""
+DEFAULT_ENGINE = CnfEngine()
+"""The shipped settings."""
 
 
 class Interrupted(Exception):
@@ -80,25 +110,13 @@ class Answer:
         return max((len(g) for g in self.big_groups), default=0)
 
 
-@dataclass
-class Deadline:
-    """A wall-clock end and/or a conflict allowance shared by all solve calls of one question."""
-
-    end: float | None = None
-    conflicts: int | None = None
-
-    @classmethod
-    def after(cls, seconds: float | None, conflicts: int | None = None) -> Deadline:
-        return cls(None if seconds is None else time.monotonic() + seconds, conflicts)
-
-
 class CnfModel:
     """Incremental CNF model of one rows x cols shape; clues are passed as assumptions.
 
     ``explicit`` is K, the sizes every cell may take by name. ``extra`` maps a size v > K to the
     cells allowed to take it (those that can reach a v clue). ``big`` adds the BIG label; without
     it sizes are capped at K and larger regions are assumed away (the ``--max-size`` promise).
-    ``escalate_after`` overrides ESCALATE_AFTER for this model.
+    ``engine`` holds the settings; build models through ``CnfEngine.model``.
     """
 
     def __init__(
@@ -110,11 +128,11 @@ class CnfModel:
         extra: dict[int, set[int]] | None = None,
         clue_cells: dict[int, set[int]] | None = None,
         big: bool = True,
-        solver: str = DEFAULT_SOLVER,
-        escalate_after: int | None | Literal["default"] = "default",
+        engine: CnfEngine = DEFAULT_ENGINE,
     ) -> None:
         self.rows, self.cols = rows, cols
-        self.escalate_after = ESCALATE_AFTER if escalate_after == "default" else escalate_after
+        self.engine = engine
+        self.escalate_after = engine.escalate_after
         self.n = rows * cols
         self.k = min(explicit, self.n)
         self.has_big = big and self.k < self.n
@@ -122,7 +140,7 @@ class CnfModel:
         self.extra_clues = clue_cells or {}
         self.nbrs = neighbours(rows, cols)
         self.pool = IDPool()
-        self.solver = Solver(name=solver)
+        self.solver = Solver(name=engine.solver)
         self.lits: list[dict[int, int]] = []
         self.rooted: dict[int, RootedSize] = {}
         self._model: list[int] = []
@@ -157,7 +175,7 @@ class CnfModel:
         for c in range(self.n):
             lits = list(self.lits[c].values())
             add(lits)
-            if len(lits) <= PAIRWISE_UP_TO:
+            if len(lits) <= self.engine.pairwise_up_to:
                 for i, x in enumerate(lits):
                     for y in lits[i + 1 :]:
                         add([-x, -y])
@@ -180,29 +198,29 @@ class CnfModel:
         """Add the costlier exact clauses: rooted regions for clued sizes <= K and the area sum.
 
         They pay off on hard puzzles only, so a solve adds them once its search gets long (see
-        ESCALATE_AFTER). They hold in every solution, so adding them at any moment is sound.
+        CnfEngine.escalate_after). They hold in every solution, so adding them at any moment is sound.
         """
         if self.strong:
             return
         self.strong = True
         self._rooted_sizes(explicit=True)
         roots = [r for rooted in self.rooted.values() for r in rooted.roots()]
-        if AREA_LIMIT and len(roots) > 1:
-            area_clauses(roots, self.n, AREA_LIMIT, self.pool, self.solver.add_clause)
+        if self.engine.area_limit and len(roots) > 1:
+            area_clauses(roots, self.n, self.engine.area_limit, self.pool, self.solver.add_clause)
 
     def _rooted_sizes(self, explicit: bool) -> None:
-        """Root variables for the clued sizes above K, or (explicit) from ANCHOR_FROM up to K."""
+        """Root variables for the clued sizes above K, or (explicit) from anchor_from up to K."""
         add = self.solver.add_clause
+        engine = self.engine
         for v in sorted(self.extra_clues):
-            wanted = ANCHOR_FROM <= v <= self.k if explicit else v in self.extra
+            wanted = engine.anchor_from <= v <= self.k if explicit else v in self.extra
             if not wanted or v in self.rooted:
                 continue
             anchors = sorted(self.extra_clues[v])
-            near = {a: distances(a, v - 1, self.nbrs) for a in anchors}
-            if sum(len(d) for d in near.values()) <= anchors_mod.ROOT_LIMIT:
-                self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add, every=not explicit)
-            elif not explicit and LOOSE_LAYERS:
-                loose_size(v, self.extra[v], self.extra_clues[v], self.lits, self.nbrs, self.pool, add)
+            near = {a: distances(a, self.nbrs, within=v - 1) for a in anchors}
+            if sum(len(d) for d in near.values()) <= engine.root_limit:
+                self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add,
+                                            every=not explicit, eager_cost=engine.eager_cost)
 
     def _cell_of(self, lit: int) -> int:
         return self.pool.obj(abs(lit))[1]
@@ -218,6 +236,18 @@ class CnfModel:
     def add_clause(self, clause: Sequence[int]) -> None:
         self.solver.add_clause(list(clause))
 
+    def area_count(self, area: Sequence[int], v: int) -> None:
+        """If any cell of ``area`` is v, at least v of them are: valid when every v region through the
+        area lies inside it (the caller knows the area is walled off from other v cells)."""
+        from pysat.card import CardEnc, EncType
+
+        xs = [self.lits[c][v] for c in area]
+        on = self.pool.id(("area-count", v, area[0]))
+        for clause in CardEnc.atleast(xs, v, vpool=self.pool, encoding=EncType.seqcounter).clauses:
+            self.solver.add_clause([-on, *clause])
+        for x in xs:
+            self.solver.add_clause([-x, on])
+
     def block(self, labels: Sequence[int], cells: Iterable[int] | None = None) -> None:
         """Forbid this labelling (on ``cells``, default all) from now on."""
         cells = range(self.n) if cells is None else cells
@@ -227,14 +257,14 @@ class CnfModel:
         """After an UNSAT answer: the assumption literals it used."""
         return list(self.solver.get_core() or [])
 
-    def solve(self, assumptions: Sequence[int] = (), deadline: Deadline | None = None) -> Answer | None:
-        """A valid solution under the assumptions, or None. Raises Interrupted when the deadline passes.
+    def solve(self, assumptions: Sequence[int] = (), clock: Clock | None = None) -> Answer | None:
+        """A valid solution under the assumptions, or None. Raises Interrupted when the clock passes.
 
         Loops: SAT answer -> check every group -> add a clause per wrong group -> solve again.
         """
         assumptions = list(assumptions)
         while True:
-            if not self._sat(assumptions, deadline):
+            if not self._sat(assumptions, clock):
                 return None
             labels = self._labels()
             clauses, big_groups = self._check(labels)
@@ -244,7 +274,7 @@ class CnfModel:
                 self.solver.add_clause(cl)
             self.lazy_clauses += len(clauses)
 
-    def _sat(self, assumptions: list[int], deadline: Deadline | None) -> bool:
+    def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
         self.calls += 1
         while True:
             limit = None
@@ -253,28 +283,28 @@ class CnfModel:
                 if limit <= 0:
                     self.strengthen()
                     limit = None
-            result = self._sat_limited(assumptions, deadline, limit)
+            result = self._sat_limited(assumptions, clock, limit)
             if result is not None:
                 return result
             self.strengthen()  # the search got long: add the exact clauses and go on
 
-    def _sat_limited(self, assumptions: list[int], deadline: Deadline | None, limit: int | None) -> bool | None:
-        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the deadline passes."""
-        if limit is None and (deadline is None or (deadline.end is None and deadline.conflicts is None)):
+    def _sat_limited(self, assumptions: list[int], clock: Clock | None, limit: int | None) -> bool | None:
+        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent."""
+        if limit is None and (clock is None or not clock.limited):
             return bool(self.solver.solve(assumptions=assumptions))
         timer = None
-        if deadline is not None and deadline.end is not None:
-            left = deadline.end - time.monotonic()
+        left = None if clock is None else clock.seconds_left()
+        if left is not None:
             if left <= 0:
                 raise Interrupted
             timer = threading.Timer(left, self.solver.interrupt)
             timer.daemon = True
             timer.start()
         allowance = limit
-        if deadline is not None and deadline.conflicts is not None:
-            if deadline.conflicts <= 0:
+        if clock is not None and clock.conflicts is not None:
+            if clock.conflicts <= 0:
                 raise Interrupted
-            allowance = deadline.conflicts if limit is None else min(limit, deadline.conflicts)
+            allowance = clock.conflicts if limit is None else min(limit, clock.conflicts)
         before = self.solver.accum_stats().get("conflicts", 0)
         self.solver.conf_budget(allowance if allowance is not None else -1)
         try:
@@ -283,12 +313,10 @@ class CnfModel:
             if timer is not None:
                 timer.cancel()
                 self.solver.clear_interrupt()
-        if deadline is not None and deadline.conflicts is not None:
-            deadline.conflicts -= self.solver.accum_stats().get("conflicts", 0) - before
+        if clock is not None:
+            clock.charge(self.solver.accum_stats().get("conflicts", 0) - before)
         if result is None:
-            if deadline is not None and deadline.end is not None and time.monotonic() >= deadline.end:
-                raise Interrupted
-            if deadline is not None and deadline.conflicts is not None and deadline.conflicts <= 0:
+            if clock is not None and clock.spent():
                 raise Interrupted
             if limit is None:
                 raise Interrupted
@@ -307,7 +335,7 @@ class CnfModel:
         """Clauses refuting each wrong group of this labelling, and the (valid) BIG groups."""
         clauses: list[list[int]] = []
         big_groups: list[list[int]] = []
-        for g in self._groups(labels):
+        for g in groups_by(labels, self.nbrs):
             v = labels[g[0]]
             if v == BIG:
                 if len(g) <= self.k:
@@ -329,33 +357,13 @@ class CnfModel:
                     self.rooted[v].settle(root)
         return clauses, big_groups
 
-    def _groups(self, labels: list[int]) -> list[list[int]]:
-        """Maximal connected groups of equal labels, each in BFS order (so every prefix is connected)."""
-        nbrs = self.nbrs
-        seen = [False] * self.n
-        out = []
-        for start in range(self.n):
-            if seen[start]:
-                continue
-            seen[start] = True
-            v = labels[start]
-            group = [start]
-            for c in group:
-                for m in nbrs[c]:
-                    if not seen[m] and labels[m] == v:
-                        seen[m] = True
-                        group.append(m)
-            out.append(group)
-        return out
-
     def _big_clash(self, g: list[int], labels: list[int]) -> list[int] | None:
         """A BIG group of s < 2(K+1) cells is one region of size s; if s is an extra size and an s
         cell touches it, that cannot be: not all of it is BIG, or a neighbour is BIG, or that cell is not s."""
         s = len(g)
         if s not in self.extra or s >= 2 * (self.k + 1):
             return None
-        inside = set(g)
-        border = {m for c in g for m in self.nbrs[c] if m not in inside}
+        border = boundary(g, self.nbrs)
         touching = [m for m in sorted(border) if labels[m] == s]
         if not touching:
             return None
@@ -374,7 +382,7 @@ class CnfModel:
         and, for a much larger group, its last (one set per cell was measured no better)."""
         inside = set(g)
         starts = [g[0], g[-1]] if len(g) > 2 * (v + 1) else [g[0]]
-        found = {tuple(sorted(_bfs_prefix(c, inside, self.nbrs, v + 1))) for c in starts}
+        found = {tuple(sorted(component(c, inside, self.nbrs, limit=v + 1))) for c in starts}
         return [[-self.lits[c][v] for c in cells] for cells in sorted(found)]
 
     def _too_small(self, g: list[int], v: int) -> list[list[int]]:
@@ -384,8 +392,7 @@ class CnfModel:
         group lacks, so it crosses the border.) One clause per cell: measured 1.6x faster on 20x36
         grids than the single "not all of it is v, or a neighbour is v".
         """
-        inside = set(g)
-        border = {m for c in g for m in self.nbrs[c] if m not in inside}
+        border = boundary(g, self.nbrs)
         out = [self.lits[m][v] for m in sorted(border) if v in self.lits[m]]
         return [[-self.lits[c][v], *out] for c in g]
 
@@ -419,36 +426,10 @@ class CnfModel:
         self.solver.delete()
 
 
-def _bfs_prefix(start: int, allowed: set[int], nbrs: list[list[int]], count: int) -> list[int]:
-    """The first ``count`` cells of a BFS from start inside ``allowed`` (always connected)."""
-    order = [start]
-    seen = {start}
-    k = 0
-    while k < len(order) and len(order) < count:
-        for m in nbrs[order[k]]:
-            if m in allowed and m not in seen:
-                seen.add(m)
-                order.append(m)
-                if len(order) == count:
-                    break
-        k += 1
-    return order
-
-
 def reach(rows: int, cols: int, clues: Sequence[int], value: int) -> set[int]:
     """Cells within distance value-1 of a ``value`` clue.
 
     The walk may cross other clues: the model must stay valid when only some clues are assumed.
     """
-    nbrs = neighbours(rows, cols)
-    frontier = [c for c, v in enumerate(clues) if v == value]
-    seen = set(frontier)
-    for _ in range(value - 1):
-        nxt = []
-        for c in frontier:
-            for m in nbrs[c]:
-                if m not in seen:
-                    seen.add(m)
-                    nxt.append(m)
-        frontier = nxt
-    return seen
+    starts = [c for c, v in enumerate(clues) if v == value]
+    return set(distances(starts, neighbours(rows, cols), within=value - 1))

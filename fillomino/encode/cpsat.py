@@ -15,15 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzle import Puzzle, neighbours
+from ..grid import component_sizes, distances, neighbours
+from ..puzzle import Puzzle
 
 SMALL_LABELS = 12
 """Labels up to this (or the largest clue) get a literal each; larger ones share one "large" literal
 and stay integer, which keeps big boards with wide-open areas small without losing any picture."""
 SHAPE_CELLS = 6
 """Connected sets up to this many cells get eager clauses: joined => label >= size, walled off => = size.
-Six (was five, four above 400 cells) settles janko-034 (13x37) in 3.6 CPU s instead of running out at 52;
-only sets whose cells can share a label count, which keeps the clause count down on clued boards."""
+Enough to settle long thin boards; only sets whose cells can share a label count, which keeps the clause
+count down on clued boards."""
 
 
 @dataclass
@@ -56,7 +57,7 @@ def label_domains(puzzle: Puzzle, max_size: int | None, clue_cells: Sequence[int
     enforced = set(range(n) if clue_cells is None else clue_cells)
     clue = [puzzle.clues[i] if i in enforced else 0 for i in range(n)]
     nbrs = neighbours(puzzle.rows, puzzle.cols)
-    free = _component_sizes([v == 0 for v in clue], nbrs)
+    free = component_sizes([v == 0 for v in clue], nbrs)
     allowed_labels: list[set[int]] = [set(range(1, min(cap, free[i]) + 1)) if not clue[i] else set() for i in range(n)]
     for v in sorted(set(clue) - {0}):
         for i in range(n):
@@ -67,7 +68,7 @@ def label_domains(puzzle: Puzzle, max_size: int | None, clue_cells: Sequence[int
             allowed_labels[i].add(v)
         allowed = [c in (0, v) for c in clue]
         for c in (i for i in range(n) if clue[i] == v):
-            for i in _within(c, allowed, v - 1, nbrs):
+            for i in distances(c, nbrs, within=v - 1, through=allowed):
                 allowed_labels[i].add(v)
     return [sorted(allowed_labels[i]) if not clue[i] else [clue[i]] for i in range(n)]
 
@@ -76,45 +77,8 @@ def clueless_room(clue: Sequence[int], nbrs: list[list[int]], v: int) -> set[int
     """Cells that a v-region holding no v-clue could cover: unclued, not touching a v-clue, in an area of
     at least v such cells."""
     apart = [c == 0 and all(clue[t] != v for t in nbrs[i]) for i, c in enumerate(clue)]
-    size = _component_sizes(apart, nbrs)
+    size = component_sizes(apart, nbrs)
     return {i for i in range(len(clue)) if apart[i] and size[i] >= v}
-
-
-def _component_sizes(allowed: list[bool], nbrs: list[list[int]]) -> list[int]:
-    """For each allowed cell the size of its connected area of allowed cells (0 elsewhere)."""
-    n = len(allowed)
-    size = [0] * n
-    seen = [False] * n
-    for s in range(n):
-        if not allowed[s] or seen[s]:
-            continue
-        seen[s] = True
-        comp = [s]
-        k = 0
-        while k < len(comp):
-            for t in nbrs[comp[k]]:
-                if allowed[t] and not seen[t]:
-                    seen[t] = True
-                    comp.append(t)
-            k += 1
-        for c in comp:
-            size[c] = len(comp)
-    return size
-
-
-def _within(start: int, allowed: list[bool], steps: int, nbrs: list[list[int]]) -> dict[int, int]:
-    """Allowed cells within ``steps`` steps of ``start`` through allowed cells, with their distance."""
-    dist = {start: 0}
-    frontier = [start]
-    for d in range(1, steps + 1):
-        reached = []
-        for c in frontier:
-            for t in nbrs[c]:
-                if allowed[t] and t not in dist:
-                    dist[t] = d  # at once: a cell next to two frontier cells is reached once
-                    reached.append(t)
-        frontier = reached
-    return dist
 
 
 def build_model(
@@ -303,7 +267,7 @@ class _Builder:
         walled in too early fails at once (the "room" argument a solver needs for large clues).
         """
         model, same, nbrs, lit = self.model, self.same, self.nbrs, self.lit
-        dist = _within(c, [w in lit[i] for i in range(self.n)], w - 1, nbrs)
+        dist = distances(c, nbrs, within=w - 1, through=[w in lit[i] for i in range(self.n)])
         layer = {c: model.new_constant(1)}
         for d in range(1, w):
             nxt = {}

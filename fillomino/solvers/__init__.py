@@ -1,17 +1,17 @@
 """One API over several backends: ``solve``, ``uniqueness`` and ``enumerate_solutions``.
 
-Each backend is one small module (``cnf`` on python-sat, ``cpsat`` on OR-tools) imported only
-when it is used, so a CNF question never pays OR-tools' start-up.
+Each backend is one small module implementing ``base.Backend`` (``cnf`` on python-sat, ``cpsat`` on
+OR-tools) imported only when it is used, so a CNF question never pays OR-tools' start-up.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from types import ModuleType
+from typing import cast
 
 from ..puzzle import FillominoError, Grid, Puzzle, validate_max_size
-from .base import Budget, Status, Verdict, differing_cells
+from .base import Backend, Budget, Status, Verdict, differing_cells
 
 BACKENDS = ("cnf", "cpsat")
 DEFAULT_BACKEND = "cnf"
@@ -19,6 +19,7 @@ DEFAULT_BACKEND = "cnf"
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
+    "Backend",
     "Budget",
     "BudgetExhausted",
     "Status",
@@ -35,11 +36,11 @@ class BudgetExhausted(FillominoError):
     """A time or conflict budget ran out before the question was settled (the answer is unknown)."""
 
 
-def get_backend(name: str) -> ModuleType:
+def get_backend(name: str) -> Backend:
     """The backend module by name; its solver package is imported now, not before."""
     if name not in BACKENDS:
         raise FillominoError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
-    return importlib.import_module(f"{__name__}.{name}")
+    return cast(Backend, importlib.import_module(f"{__name__}.{name}"))
 
 
 def solve(

@@ -1,11 +1,14 @@
-"""What every backend returns: a shared status and verdict, so callers never care which engine ran."""
+"""What every backend is and returns: the Backend protocol, a shared status and verdict, so callers
+never care which engine ran."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
-from ..puzzle import Grid
+from ..puzzle import Grid, Puzzle
 
 
 class Status(StrEnum):
@@ -24,7 +27,7 @@ class Verdict:
     - unique: ``solutions`` holds the one solution;
     - multiple: two different solutions and ``differ``, the (row, col) cells where they differ;
     - none: ``conflict``, a minimal set of clue cells (row, col) that already have no solution;
-    - unknown: a budget ran out before the question was settled.
+    - unknown: a budget ran out before the question was settled (no evidence: see Backend).
     """
 
     status: Status
@@ -77,6 +80,33 @@ class Budget:
             raise FillominoError(
                 f"budget {text!r} is not a positive time like '5s' or conflict count like '100000c'"
             ) from None
+
+
+class Backend(Protocol):
+    """One backend module (``solvers/cnf.py``, ``solvers/cpsat.py``): three questions, one rule for budgets.
+
+    ``max_size`` has been checked against the clues by the caller (``solvers.solve`` and friends).
+    ``threads`` and ``candidate`` are offers a backend may decline: the answer never depends on them.
+    A spent budget gives "unknown" and nothing else: ``uniqueness`` returns UNKNOWN with no solutions,
+    no differing cells and no conflict (a conflict is only given once it is proved minimal), and
+    ``solve`` and ``enumerate_solutions`` raise BudgetExhausted.
+    """
+
+    NAME: str
+
+    def solve(self, puzzle: Puzzle, *, max_size: int | None, budget: Budget, threads: int = 1) -> Grid | None:
+        """One solution, or None when there is none."""
+        ...
+
+    def uniqueness(
+        self, puzzle: Puzzle, *, max_size: int | None, budget: Budget, threads: int = 1, candidate: Grid | None = None
+    ) -> Verdict:
+        """Unique, multiple, none or unknown, with the evidence (see Verdict)."""
+        ...
+
+    def enumerate_solutions(self, puzzle: Puzzle, *, max_size: int | None, budget: Budget) -> Iterator[Grid]:
+        """Every solution exactly once, as found."""
+        ...
 
 
 def differing_cells(a: Grid, b: Grid) -> list[tuple[int, int]]:

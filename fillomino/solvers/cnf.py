@@ -1,42 +1,34 @@
 """CNF backend (python-sat): solve, prove uniqueness, enumerate, and the generator's incremental oracle.
 
-Every question starts with K = DEFAULT_K explicit sizes plus the BIG label (see fillomino.encode.cnf)
-and raises K only when an answer still holds a BIG region it cannot settle, so the usual puzzle with
-small regions gets a small model while a grid with a huge open area stays exact.
+Every question starts with K = ``CnfEngine.first_k`` explicit sizes plus the BIG label (see
+fillomino.encode.cnf) and raises K only when an answer still holds a BIG region it cannot settle, so
+the usual puzzle with small regions gets a small model while a grid with a huge open area stays exact.
+Every model is built by ``CnfEngine.model``; ``engine`` arguments carry other settings (tests, A/B runs).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Literal
+from dataclasses import replace
 
-from ..encode.cnf import DEFAULT_SOLVER, CnfModel, Deadline, Interrupted
-from ..encode.cnf import reach as _reach
+from ..clock import Clock
+from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Interrupted
 from ..puzzle import Grid, Puzzle, to_grid
 from .base import Budget, Status, Verdict, differing_cells
 
-DEFAULT_K = 9
-"""Explicit sizes every cell gets at first; larger regions start as BIG and are refined on demand."""
-
-FRESH_ESCALATE_AFTER = 2_000
-"""Conflicts before a carving question's fresh model adds its rooted clue regions (``strengthen``);
-the same as ``uniqueness`` uses. On 30x30 those regions are 0.67 M clauses and waiting 100,000
-conflicts made seed 0 86 instead of 143 CPU s, but the 20x20 table with it had a median of 11.9 s
-instead of 9.5 (the machine was not idle for either), so it stays here until a clean A/B settles it
-(``benchmarks/generate_settings.py``, knob ``fresh_escalate``; docs/benchmarks.md, Generator)."""
+NAME = "cnf"
 
 Way = tuple[str, int | None]
 """How a fresh model is run: (pysat solver name, conflicts before strengthening or None for never)."""
 
-FRESH_WAYS: tuple[Way, ...] = (("g4", FRESH_ESCALATE_AFTER),)
+FRESH_WAYS: tuple[Way, ...] = (("g4", DEFAULT_ENGINE.escalate_after),)
 """The fresh model of a carving question in one process (``check_fresh``'s default)."""
 
-RACING_WAYS: tuple[Way, ...] = (("g4", 100_000), ("cd195", 2_000), ("g4", FRESH_ESCALATE_AFTER), ("cd195", 100_000))
+RACING_WAYS: tuple[Way, ...] = (("g4", 100_000), ("cd195", 2_000), ("g4", 2_000), ("cd195", 100_000))
 """Fresh models that race each other, first come first, when a carving question may use N processes
-(``fresh_ways``). Per question no single way wins everywhere; measured per fresh question (CPU s,
-sum): 30x30-s0 18 questions, (g4, 2000) 72, (g4, 100000) 23, (cd195, 2000) 83, (cd195, 100000) 31;
-20x20-s7 16 questions: 68, 92, 51, 76. The first two, raced, would take 23 and 44: the best pair."""
+(``fresh_ways``): no single way wins on every question, the first two raced did best
+(docs/benchmarks.md, "Figures behind the shipped settings")."""
 
 
 def fresh_ways(processes: int) -> tuple[Way, ...]:
@@ -55,25 +47,10 @@ def interruptible(solver: str) -> bool:
     return not solver.startswith(("cd", "kissat"))
 
 
-def build_model(
-    puzzle: Puzzle,
-    k: int,
-    max_size: int | None,
-    escalate_after: int | None | Literal["default"] = "default",
-    solver: str = DEFAULT_SOLVER,
-) -> CnfModel:
-    """The model for this puzzle's shape: K explicit sizes, clue sizes above K near their clues.
-    ``escalate_after`` and ``solver`` (a pysat name) as in CnfModel."""
-    clue_cells: dict[int, set[int]] = {}
-    for c, v in enumerate(puzzle.clues):
-        if v:
-            clue_cells.setdefault(v, set()).add(c)
-    if max_size is not None:
-        return CnfModel(puzzle.rows, puzzle.cols, explicit=max_size, clue_cells=clue_cells, big=False,
-                        escalate_after=escalate_after, solver=solver)
-    extra = {v: _reach(puzzle.rows, puzzle.cols, puzzle.clues, v) for v in clue_cells if v > k}
-    return CnfModel(puzzle.rows, puzzle.cols, explicit=k, extra=extra, clue_cells=clue_cells,
-                    escalate_after=escalate_after, solver=solver)
+def puzzle_model(puzzle: Puzzle, k: int, max_size: int | None, engine: CnfEngine = DEFAULT_ENGINE) -> CnfModel:
+    """``engine``'s model for this puzzle's clue positions with K explicit sizes, capped when ``max_size``
+    is given (then K is max_size, see ``CnfEngine.start_k``)."""
+    return engine.model(puzzle.rows, puzzle.cols, puzzle.clues, k=k, big=max_size is None)
 
 
 def clue_assumptions(model: CnfModel, puzzle: Puzzle) -> list[int]:
@@ -89,17 +66,19 @@ class _Question:
     """
 
     def __init__(
-        self, puzzle: Puzzle, max_size: int | None, deadline: Deadline, pinned: bool = True, k: int | None = None
+        self, puzzle: Puzzle, max_size: int | None, clock: Clock, pinned: bool = True, k: int | None = None,
+        engine: CnfEngine = DEFAULT_ENGINE,
     ) -> None:
         self.puzzle = puzzle
         self.max_size = max_size
-        self.deadline = deadline
+        self.clock = clock
         self.pinned = pinned
-        self.k = max_size if max_size is not None else (k or DEFAULT_K)
+        self.engine = engine
+        self.k = k or engine.start_k(max_size)
         self._build()
 
     def _build(self) -> None:
-        self.model = build_model(self.puzzle, self.k, self.max_size)
+        self.model = puzzle_model(self.puzzle, self.k, self.max_size, self.engine)
         self.clue_lits = clue_assumptions(self.model, self.puzzle)
         if self.pinned:
             self.model.pin(self.clue_lits)
@@ -118,7 +97,7 @@ class _Question:
     def solve_only(self, assumptions: list[int]):
         """Solve under exactly these assumptions; a spent budget raises BudgetExhausted."""
         try:
-            return self.model.solve(assumptions, self.deadline)
+            return self.model.solve(assumptions, self.clock)
         except Interrupted:
             raise _budget_error() from None
 
@@ -126,15 +105,19 @@ class _Question:
         self.model.close()
 
 
-def _question(puzzle: Puzzle, max_size: int | None, budget: Budget) -> _Question:
-    return _Question(puzzle, max_size, Deadline.after(budget.seconds, budget.conflicts))
+def _question(
+    puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine, clock: Clock | None = None
+) -> _Question:
+    """A question on ``clock`` when given (a caller's running budget), else on a clock started from ``budget``."""
+    return _Question(puzzle, max_size, clock or Clock.of(budget), engine=engine)
 
 
 def solve(
-    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, threads: int = 1,
+    engine: CnfEngine = DEFAULT_ENGINE, clock: Clock | None = None,
 ) -> Grid | None:
-    """One solution or None."""
-    q = _question(puzzle, max_size, budget or Budget())
+    """One solution or None. ``clock``, when given, replaces ``budget`` (a caller's running budget)."""
+    q = _question(puzzle, max_size, budget or Budget(), engine, clock)
     try:
         while True:
             ans = q.solve()
@@ -154,12 +137,14 @@ def uniqueness(
     budget: Budget | None = None,
     threads: int = 1,
     candidate: Grid | None = None,
+    engine: CnfEngine = DEFAULT_ENGINE,
+    clock: Clock | None = None,
 ) -> Verdict:
     """Unique / multiple / none / unknown, with the evidence (see Verdict). ``candidate`` is not used:
     the first solution costs this engine little next to the proof that there is no other."""
     start = time.perf_counter()
     try:
-        verdict = _uniqueness(puzzle, max_size, budget or Budget())
+        verdict = _uniqueness(puzzle, max_size, budget or Budget(), engine, clock)
     except Exception as exc:
         from . import BudgetExhausted
 
@@ -168,17 +153,19 @@ def uniqueness(
         verdict = Verdict(Status.UNKNOWN)
     verdict.max_size = max_size
     verdict.seconds = time.perf_counter() - start
-    verdict.backend = "cnf"
+    verdict.backend = NAME
     return verdict
 
 
-def _uniqueness(puzzle: Puzzle, max_size: int | None, budget: Budget) -> Verdict:
-    q = _question(puzzle, max_size, budget)
+def _uniqueness(
+    puzzle: Puzzle, max_size: int | None, budget: Budget, engine: CnfEngine, clock: Clock | None
+) -> Verdict:
+    q = _question(puzzle, max_size, budget, engine, clock)
     try:
         while True:
             first = q.solve()
             if first is None:
-                return Verdict(Status.NONE, conflict=_minimal_conflict(puzzle, max_size, q.deadline, q.k))
+                return Verdict(Status.NONE, conflict=_minimal_conflict(q))
             if not first.exact:
                 q.refine(first.largest_big)
                 continue
@@ -199,12 +186,12 @@ def _uniqueness(puzzle: Puzzle, max_size: int | None, budget: Budget) -> Verdict
         q.close()
 
 
-def _minimal_conflict(puzzle: Puzzle, max_size: int | None, deadline: Deadline, k: int) -> list[tuple[int, int]]:
+def _minimal_conflict(pinned: _Question) -> list[tuple[int, int]]:
     """Shrink the UNSAT core over clue assumptions to a minimal set (deletion-based).
 
     Asks about clue subsets, so it uses a model whose clues are assumptions, not pinned.
     """
-    q = _Question(puzzle, max_size, deadline, pinned=False, k=k)
+    q = _Question(pinned.puzzle, pinned.max_size, pinned.clock, pinned=False, k=pinned.k, engine=pinned.engine)
     try:
         return _shrink(q)
     finally:
@@ -237,12 +224,12 @@ def _shrink(q: _Question) -> list[tuple[int, int]]:
 
 
 def enumerate_solutions(
-    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None
+    puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, engine: CnfEngine = DEFAULT_ENGINE
 ) -> Iterator[Grid]:
     """Every solution exactly once. An answer whose labelling may stand for several solutions (a
     BIG group of at least 2(K+1) cells) raises K and restarts, with the solutions already given
     blocked, so nothing is given twice and nothing is missed."""
-    q = _question(puzzle, max_size, budget or Budget())
+    q = _question(puzzle, max_size, budget or Budget(), engine)
     seen: list[list[int]] = []
     try:
         while True:
@@ -275,34 +262,66 @@ class UniquenessOracle:
     it cut the fresh models' CPU time by a quarter, and a removed single cell becomes a unit clause.)
     """
 
-    def __init__(self, solution: Grid, *, budget: Budget | None = None) -> None:
+    def __init__(
+        self, solution: Grid, *, budget: Budget | None = None, max_size: int | None = None, clock: Clock | None = None,
+        engine: CnfEngine = DEFAULT_ENGINE,
+    ) -> None:
         self.rows, self.cols = len(solution), len(solution[0])
         self.values = [v for row in solution for v in row]
         self.budget = budget or Budget()
-        self.model = CnfModel(self.rows, self.cols, explicit=max(self.values))
+        """Each question's own budget (when no shared ``clock`` is given)."""
+        self.clock = clock
+        """One clock for every question (a command's whole budget), or None."""
+        self.engine = engine
+        # sizes up to the answer's largest (or the cap) by name, larger ones BIG: every other answer is a true one
+        k = max(self.values) if max_size is None else max_size
+        self.model = engine.model(self.rows, self.cols, k=k, big=max_size is None)
         self.model.block(self.values)
         self.calls = 0
+        self.solves = 0
 
     def check(self, clue_cells: Iterable[int], must_differ: Iterable[int] = ()) -> tuple[Status, Grid | None]:
         """(UNIQUE, None), (MULTIPLE, another solution) or (UNKNOWN, None) when the budget runs out."""
-        self.calls += 1
-        assumptions = [self.model.lit(c, self.values[c]) for c in clue_cells]
-        differ = [-self.model.lit(c, self.values[c]) for c in must_differ]
-        switch = None
-        if differ:  # a clause for this question only: switched on by an assumption, then retired
-            switch = self.model.pool.id()
-            self.model.add_clause([-switch, *differ])
-            assumptions.append(switch)
-        try:
-            ans = self.model.solve(assumptions, Deadline.after(self.budget.seconds, self.budget.conflicts))
-        except Interrupted:
+        others = self.others(clue_cells, must_differ)
+        if others is None:
             return Status.UNKNOWN, None
+        if not others:
+            return Status.UNIQUE, None
+        return Status.MULTIPLE, to_grid(others[0], self.cols)
+
+    def others(
+        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), *, many: int = 1, gather: bool = False
+    ) -> list[list[int]] | None:
+        """Other solutions (row-major) with the answer's values at ``clue_cells``: [] when the answer is
+        the only one, None when the budget ran out. With ``gather`` up to ``many`` different ones, each
+        kept apart from the next by a clause of this question only."""
+        self.calls += 1
+        model = self.model
+        assumptions = [model.lit(c, self.values[c]) for c in clue_cells]
+        differ = [-model.lit(c, self.values[c]) for c in must_differ]
+        switch = None
+        if differ or gather:  # clauses for this question only: switched on by an assumption, then retired
+            switch = model.pool.id()
+            if differ:
+                model.add_clause([-switch, *differ])
+            assumptions.append(switch)
+        clock = self.clock or Clock.of(self.budget)
+        found: list[list[int]] = []
+        try:
+            while len(found) < many:
+                self.solves += 1
+                ans = model.solve(assumptions, clock)
+                if ans is None:
+                    break
+                found.append(list(ans.concrete))
+                if gather:
+                    model.add_clause([-switch, *(-model.lit(c, v) for c, v in enumerate(ans.labels))])
+        except Interrupted:
+            return None
         finally:
             if switch is not None:
-                self.model.add_clause([-switch])
-        if ans is None:
-            return Status.UNIQUE, None
-        return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
+                model.add_clause([-switch])
+        return found
 
     def check_fresh(
         self,
@@ -343,7 +362,8 @@ class UniquenessOracle:
         if not interruptible(solver):
             budget = Budget(None, budget.conflicts)  # no clock stop: the race stops it in time
         # every answer size explicit: no extras
-        model = build_model(puzzle, max(self.values), None, escalate_after=escalate_after, solver=solver)
+        engine = replace(self.engine, solver=solver, escalate_after=escalate_after)
+        model = puzzle_model(puzzle, max(self.values), None, engine)
         try:
             model.pin(clue_assumptions(model, puzzle))
             model.block(self.values, [c for c in range(puzzle.size) if c not in held])
@@ -351,7 +371,7 @@ class UniquenessOracle:
             if differ:
                 model.add_clause(differ)
             try:
-                ans = model.solve([], Deadline.after(budget.seconds, budget.conflicts))
+                ans = model.solve([], Clock.of(budget))
             except Interrupted:
                 return Status.UNKNOWN, None
         finally:

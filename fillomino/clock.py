@@ -1,0 +1,55 @@
+"""The one budget clock: what is left of a time and conflict budget, shared by every solve it is given to.
+
+A question (or a whole command) starts one clock from its budget and hands it to every solver call it
+makes; each call stops at the clock's end and charges the conflicts it spent, so no part of a budget is
+granted twice. A spent clock means the answer is unknown, never a guess.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class BudgetLike(Protocol):
+    seconds: float | None
+    conflicts: int | None
+
+
+@dataclass
+class Clock:
+    """A wall-clock end (``time.monotonic()``) and/or a conflict allowance; None means no limit."""
+
+    end: float | None = None
+    conflicts: int | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None, conflicts: int | None = None) -> Clock:
+        """A clock that ends ``seconds`` from now and allows ``conflicts`` conflicts."""
+        return cls(None if seconds is None else time.monotonic() + seconds, conflicts)
+
+    @classmethod
+    def of(cls, budget: BudgetLike) -> Clock:
+        """A clock started now from a budget (``solvers.Budget``)."""
+        return cls.after(budget.seconds, budget.conflicts)
+
+    @property
+    def limited(self) -> bool:
+        return self.end is not None or self.conflicts is not None
+
+    def seconds_left(self) -> float | None:
+        """Seconds until the end (may be negative), or None without a time limit."""
+        return None if self.end is None else self.end - time.monotonic()
+
+    def late(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
+
+    def spent(self) -> bool:
+        """Whether the time is over or the conflicts are used up."""
+        return self.late() or (self.conflicts is not None and self.conflicts <= 0)
+
+    def charge(self, conflicts: int) -> None:
+        """Count conflicts a solver call spent against the allowance."""
+        if self.conflicts is not None:
+            self.conflicts -= conflicts

@@ -1,0 +1,42 @@
+"""The one budget clock: what a solve spends is charged to it, and a spent clock means unknown, never a guess."""
+
+from __future__ import annotations
+
+import pytest
+
+from fillomino.clock import Clock
+from fillomino.puzzle import Puzzle
+from fillomino.solvers import Budget, BudgetExhausted, Status
+from fillomino.solvers.cnf import UniquenessOracle
+
+
+def test_a_clock_counts_down_and_is_spent_at_zero():
+    assert not Clock.of(Budget()).limited and not Clock().spent()
+    clock = Clock.after(None, 10)
+    clock.charge(4)
+    assert clock.conflicts == 6 and not clock.spent()
+    clock.charge(6)
+    assert clock.spent()
+    assert Clock.after(-1.0).spent() and Clock.after(60).seconds_left() > 59
+
+
+def test_an_oracle_on_a_shared_clock_stops_once_it_is_spent():
+    answer = ((1, 2, 2), (3, 3, 3))
+    clock = Clock.after(None, 10**6)
+    oracle = UniquenessOracle(answer, clock=clock)
+    try:
+        assert oracle.check([])[0] is Status.MULTIPLE
+        clock.conflicts = 0  # the command's budget is spent: every later question is unknown
+        assert oracle.check([]) == (Status.UNKNOWN, None)
+        assert oracle.others([], many=3, gather=True) is None
+    finally:
+        oracle.close()
+
+
+def test_cpsat_never_gives_a_conflict_it_has_not_shrunk_to_minimal():
+    from fillomino.solvers import cpsat
+
+    unsolvable = Puzzle.from_grid([[1, 1, 0], [0, 0, 0], [0, 0, 2]])
+    assert cpsat.minimal_conflict(unsolvable, None) == [0, 1]
+    with pytest.raises(BudgetExhausted):
+        cpsat.minimal_conflict(unsolvable, None, Clock.after(None, 0))
