@@ -14,7 +14,7 @@ areas where large regions can form (see ``Search``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .clock import Clock
@@ -89,23 +89,25 @@ def possible(
     budget: Budget | None = None,
     candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
     engine: CnfEngine = DEFAULT_ENGINE,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Possible:
     """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
-    when given). Raises BudgetExhausted when the budget runs out: never a partial answer."""
+    when given). Raises BudgetExhausted when the budget runs out: never a partial answer.
+    ``progress(cells_settled, cells)`` is called as the cells are settled one by one."""
     allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
-    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)[0]
+    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine, progress=progress)[0]
 
 
 def explore(
     puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None,
-    engine: CnfEngine = DEFAULT_ENGINE,
+    engine: CnfEngine = DEFAULT_ENGINE, progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
     which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
     start = time.perf_counter()
     search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)
     try:
-        values = search.possible()
+        values = search.possible(progress=progress)
         return search.result(values, time.perf_counter() - start), values, list(search.solutions)
     finally:
         search.close()
@@ -321,8 +323,10 @@ class Search:
         self.solutions[tuple(ans.concrete)] = None
 
     # ---- questions -------------------------------------------------------------------------
-    def possible(self, narrower: Allowed | None = None) -> list[set[int]]:
-        """Row-major possible values within the base restriction and ``narrower``."""
+    def possible(self, narrower: Allowed | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[set[int]]:
+        """Row-major possible values within the base restriction and ``narrower``; ``progress(done, cells)``
+        hears of each cell settled."""
         n = self.puzzle.size
         seen: list[set[int]] = [set() for _ in range(n)]
         if not self.solvable:
@@ -359,6 +363,8 @@ class Search:
             for c in range(n):
                 while (pending := unseen(c)) and ask(pending):
                     pass
+                if progress is not None:
+                    progress(c + 1, n)
         return seen
 
     def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:

@@ -280,3 +280,14 @@ def test_cli_spent_budget_exits_3(capsys, monkeypatch):
     monkeypatch.setattr(possible_module, "possible", spent)
     code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c")
     assert code == 3 and out.startswith("unknown")
+
+
+def test_progress_hears_of_every_cell_settled_in_order():
+    from fillomino.formats import read_puzzle
+    from fillomino.possible import possible
+
+    puzzle = read_puzzle("fillomino:1x4:d")
+    heard: list[tuple[int, int]] = []
+    result = possible(puzzle, progress=lambda done, total: heard.append((done, total)))
+    assert heard == [(k, 4) for k in range(1, 5)]
+    assert not result.unique

@@ -12,6 +12,7 @@ from .common import (
     add_input,
     add_json,
     add_no_color,
+    add_quiet,
     cap_note,
     engine_kwargs,
     load_puzzle,
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json(p)
     add_no_color(p)
     add_engine_options(p, backend=False)
+    add_quiet(p)
     p.set_defaults(run=run)
 
 
@@ -83,8 +85,12 @@ def run(args: argparse.Namespace) -> int:
     if args.input == "-" and args.candidates == "-":
         raise FillominoError("INPUT and --candidates cannot both be read from stdin")
     candidates = load_candidates(args.candidates, puzzle)
+    from ..progress import Progress
+
     try:
-        result = possible(puzzle, candidates=candidates, **engine_kwargs(args, backend=False))
+        with Progress(puzzle.size, "settling cells", unit="cell", quiet=args.quiet or puzzle.size < 100) as bar:
+            result = possible(puzzle, candidates=candidates, **engine_kwargs(args, backend=False),
+                              progress=lambda done, _total: bar.advance(done - bar.done))
     except BudgetExhausted:
         if args.json:
             print_json({"status": "unknown", "cells": None, "max_size": args.max_size})
