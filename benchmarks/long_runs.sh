@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The long certifications CI leaves out, run by hand: both engines and minimality on the whole bundled
-# corpus, then both engines on the external corpus (when ../shared/corpus-external is present).
-# About an hour on two idle cores. Writes its result, with the date, the commit and each command, to
-# docs/certify-full.md (override with OUT=...); exits non-zero when any certification fails.
+# The long runs CI leaves out, run by hand: both engines and minimality on the whole bundled corpus, both
+# engines on the external corpus (when ../shared/corpus-external is present), and the tests marked `long`
+# (the engine against every external puzzle's status, CP-SAT against CNF on the small external puzzles,
+# the generator's big puzzles). About an hour and a half on two idle cores. Writes its result, with the
+# date, the commit and each command, to docs/long-runs.md (override with OUT=...); exits non-zero when
+# anything fails.
 #
-#   bash benchmarks/certify_full.sh            # everything
-#   JOBS=2 BUDGET=1800s bash benchmarks/certify_full.sh
+#   bash benchmarks/long_runs.sh            # everything
+#   JOBS=2 BUDGET=1800s bash benchmarks/long_runs.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-OUT=${OUT:-docs/certify-full.md}
+OUT=${OUT:-docs/long-runs.md}
 JOBS=${JOBS:-$(nproc)}
 BUDGET=${BUDGET:-1800s}
 EXTERNAL_BUDGET=${EXTERNAL_BUDGET:-120s}
@@ -19,9 +21,9 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 
 {
-    echo "# Full certification: last result"
+    echo "# Long runs: last result"
     echo
-    echo "Written by \`bash benchmarks/certify_full.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit"
+    echo "Written by \`bash benchmarks/long_runs.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit"
     echo "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)'),"
     echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start. CI runs a faster subset"
     echo "(\`.ci/run\`); this is the whole of it."
@@ -53,5 +55,20 @@ if [ -d ../shared/corpus-external ]; then
     certify "External corpus, both engines, judged by status headers" ../shared/corpus-external \
         --both --expect-status --budget "$EXTERNAL_BUDGET"
 fi
+start=$SECONDS
+echo "=== the tests marked long: python -m pytest -m long" >&2
+python -m pytest -m long -q -n "$JOBS" -p no:cacheprovider > "$report" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || status=1
+{
+    echo
+    echo "## The tests marked \`long\`"
+    echo
+    echo "\`python -m pytest -m long -q -n $JOBS\`: exit $rc, $((SECONDS - start)) s wall."
+    echo
+    echo '```'
+    tail -n 5 "$report"
+    echo '```'
+} >> "$OUT"
 echo "written: $OUT" >&2
 exit $status
