@@ -39,7 +39,7 @@ def file_params() -> list:
     return [pytest.param(p, id=p.name) for p in FILES]
 
 
-@pytest.mark.slow
+@pytest.mark.long  # CI certifies the same files by their status headers (.ci/run) in a third of the time
 @pytest.mark.parametrize("path", file_params())
 def test_engine_agrees_with_the_stored_status_and_solution(path: Path | None) -> None:
     if path is None:
