@@ -1,0 +1,275 @@
+"""Exact counting and listing by laying whole regions, with the open cells split into parts counted once each.
+
+The search takes the first open cell (row-major, along the narrow side) and lays every connected region
+that holds it and fits the clues (a clue fixes the region's size, two clues in one region must agree)
+and, for pictures, no laid region of the same size next to it. The cells still open then fall into
+connected parts that no region can join, so each part is counted on its own and the counts multiply.
+A part's count depends only on its cells and, for pictures, on the sizes its cells may not take
+(those of laid regions next to them): that pair is the cache key. Cuts need no such sizes, so a part
+is its cells alone.
+
+Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
+functions. The count is exact: no region size is capped unless ``max_size`` says so.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+from .grid import bit_components, bit_neighbours, bit_spread
+from .puzzle import Grid, Puzzle, to_grid
+
+Step = Callable[[int, int], None]
+"""Called as ``step(done, total)`` after each first-level choice of the count."""
+
+
+class RegionTimeout(TimeoutError):
+    """The deadline passed before the count finished."""
+
+
+Part = tuple[int, tuple[tuple[int, int], ...]]
+"""A part to count: (its cells as a mask, ((cell, mask of sizes that cell may not take), ...))."""
+
+
+class RegionSearch:
+    """The region-laying search on one board (pictures, or ``cuts``), with its cache of part counts.
+
+    Boards wider than tall are searched transposed, so the open cells' frontier runs along the
+    narrow side; listed solutions are turned back.
+    """
+
+    def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
+                 deadline: float | None = None) -> None:
+        self.puzzle = puzzle
+        self.flip = puzzle.cols > puzzle.rows
+        rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
+        self.rows, self.cols, self.n = rows, cols, rows * cols
+        if self.flip:
+            self.clue = [puzzle.clues[c * puzzle.cols + r] for r in range(rows) for c in range(cols)]
+        else:
+            self.clue = list(puzzle.clues)
+        self.cuts = cuts
+        self.cap = self.n if max_size is None else min(self.n, max_size)
+        self.nbm = bit_neighbours(rows, cols)
+        self.deadline = deadline
+        self.calls = 0
+        self.cache: dict[Part, int] = {}
+        self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
+        # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
+        self.clue_at_least = [0] * (self.n + 2)
+        for v in range(self.n, 0, -1):
+            self.clue_at_least[v] = self.clue_at_least[v + 1] | self.clue_is[v]
+
+    # --- the parts -------------------------------------------------------------------------------
+
+    def _parts(self, open_mask: int, forbidden: dict[int, int]) -> list[Part] | None:
+        """The connected parts of the open cells, each with its cells' forbidden sizes; None if one is dead."""
+        out = []
+        for comp in bit_components(open_mask, self.rows, self.cols):
+            size = comp.bit_count()
+            if comp & self.clue_at_least[size + 1]:
+                return None  # a clue larger than the part it is in
+            keep = (2 << min(size, self.cap)) - 1
+            marks = tuple(sorted((c, b & keep) for c, b in forbidden.items() if (comp >> c) & 1 and b & keep))
+            out.append((comp, marks))
+        return out
+
+    def _regions(self, part: Part) -> list[tuple[int, int]]:
+        """Every region (mask, size) holding the part's first cell that fits its clues and neighbours."""
+        mask, marks = part
+        forbid = dict(marks)
+        nbm, clue, cap = self.nbm, self.clue, self.cap
+        rows, cols, cuts, clue_is = self.rows, self.cols, self.cuts, self.clue_is
+        limit = min(cap, mask.bit_count())
+        root_bit = mask & -mask
+        root = root_bit.bit_length() - 1
+        out: list[tuple[int, int]] = []
+
+        def grow(poly: int, k: int, target: int, banned: int, untried: int, seen: int) -> None:
+            if (target == 0 or k == target) and not (banned >> k) & 1:
+                if cuts or not (bit_spread(poly, rows, cols) & mask & ~poly & clue_is[k]):
+                    out.append((poly, k))
+            if k >= (target or limit):
+                return
+            if target and k + (untried | (mask & ~seen)).bit_count() < target:
+                return  # not enough cells left to reach the clue's size
+            while untried:
+                b = untried & -untried
+                untried ^= b
+                c = b.bit_length() - 1
+                v = clue[c]
+                t = target
+                if v:
+                    if (t and v != t) or v <= k:
+                        continue
+                    t = v
+                f = forbid.get(c, 0)
+                if t and (f >> t) & 1:
+                    continue
+                new = nbm[c] & mask & ~seen
+                grow(poly | b, k + 1, t, banned | f, untried | new, seen | new)
+
+        first = nbm[root] & mask
+        target = clue[root]
+        if target > limit:
+            return out
+        grow(root_bit, 1, target, forbid.get(root, 0), first, root_bit | first)
+        return out
+
+    def _after(self, part: Part, region: int, size: int) -> list[Part] | None:
+        """The parts left once ``region`` (of ``size`` cells) is laid in ``part``."""
+        mask, marks = part
+        rest = mask & ~region
+        if not rest:
+            return []
+        forbid = dict(marks)
+        if not self.cuts:
+            touched = bit_spread(region, self.rows, self.cols) & rest
+            bit = 1 << size
+            while touched:
+                b = touched & -touched
+                touched ^= b
+                c = b.bit_length() - 1
+                forbid[c] = forbid.get(c, 0) | bit
+        return self._parts(rest, forbid)
+
+    # --- counting --------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.calls += 1
+        if self.deadline is not None and not self.calls & 255 and time.monotonic() > self.deadline:
+            raise RegionTimeout
+
+    def _count(self, part: Part) -> int:
+        got = self.cache.get(part)
+        if got is not None:
+            return got
+        self._tick()
+        total = 0
+        for region, size in self._regions(part):
+            parts = self._after(part, region, size)
+            if parts is None:
+                continue
+            ways = 1
+            for p in parts:
+                ways *= self._count(p)
+                if not ways:
+                    break
+            total += ways
+        self.cache[part] = total
+        return total
+
+    def count(self, step: Step | None = None) -> int:
+        """The exact number of pictures (or cuts); raises RegionTimeout past the deadline."""
+        with _deep_recursion(self.n):
+            parts = self._parts((1 << self.n) - 1, {})
+            if parts is None:
+                return 0
+            total = 1
+            for p in parts:
+                if step is None or p is not parts[0]:
+                    total *= self._count(p)
+                else:
+                    total *= self._count_top(p, step)
+                if not total:
+                    return 0
+            return total
+
+    def _count_top(self, part: Part, step: Step) -> int:
+        """``_count`` of the first part, reporting each first-level region laid."""
+        choices = self._regions(part)
+        total = 0
+        for i, (region, size) in enumerate(choices):
+            parts = self._after(part, region, size)
+            ways = 0 if parts is None else 1
+            for p in parts or ():
+                ways *= self._count(p)
+                if not ways:
+                    break
+            total += ways
+            step(i + 1, len(choices))
+        self.cache[part] = total
+        return total
+
+    # --- listing ---------------------------------------------------------------------------------
+
+    def _list(self, part: Part) -> Iterator[list[tuple[int, int]]]:
+        """Every way to fill ``part``, as lists of (region mask, size); dead branches are cut by the counts."""
+        for region, size in self._regions(part):
+            parts = self._after(part, region, size)
+            if parts is None:
+                continue
+            ok = True
+            for p in parts:
+                if not self._count(p):
+                    ok = False
+                    break
+            if ok:
+                for rest in self._product(parts, 0):
+                    rest.append((region, size))
+                    yield rest
+
+    def _product(self, parts: list[Part], i: int) -> Iterator[list[tuple[int, int]]]:
+        if i == len(parts):
+            yield []
+            return
+        for mine in self._list(parts[i]):
+            for rest in self._product(parts, i + 1):
+                yield rest + mine
+
+    def solutions(self) -> Iterator[Grid]:
+        """Every picture as a label grid, or for cuts every cut as a region-id grid (ids 1.. in row-major order
+        of each region's first cell), in the search's order; raises RegionTimeout past the deadline."""
+        with _deep_recursion(self.n):
+            parts = self._parts((1 << self.n) - 1, {})
+            if parts is None:
+                return
+            for regions in self._product(parts, 0):
+                yield self._grid(regions)
+
+    def _grid(self, regions: list[tuple[int, int]]) -> Grid:
+        rows, cols = self.rows, self.cols
+        owner = [0] * self.n
+        label = [0] * self.n
+        for idx, (mask, size) in enumerate(regions):
+            while mask:
+                b = mask & -mask
+                mask ^= b
+                c = b.bit_length() - 1
+                owner[c], label[c] = idx, size
+        if self.flip:
+            owner = [owner[c * cols + r] for r in range(cols) for c in range(rows)]
+            label = [label[c * cols + r] for r in range(cols) for c in range(rows)]
+        if not self.cuts:
+            return to_grid(label, self.puzzle.cols)
+        ids: dict[int, int] = {}
+        return to_grid([ids.setdefault(o, len(ids) + 1) for o in owner], self.puzzle.cols)
+
+
+class _deep_recursion:
+    """The search recurses once per region laid: allow that many frames on big boards."""
+
+    def __init__(self, cells: int) -> None:
+        self.want = 200 + 8 * cells
+
+    def __enter__(self) -> None:
+        self.old = sys.getrecursionlimit()
+        if self.want > self.old:
+            sys.setrecursionlimit(self.want)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.old)
+
+
+def count_regions(puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
+                  deadline: float | None = None, step: Step | None = None) -> int:
+    """The exact number of pictures (or ``cuts``) of ``puzzle`` by the region-laying search."""
+    return RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).count(step)
+
+
+def iter_regions(puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
+                 deadline: float | None = None) -> Iterator[Grid]:
+    """Every picture (or cut) of ``puzzle`` by the region-laying search, as :func:`fillomino.count.iter_solutions`."""
+    return RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).solutions()
