@@ -29,6 +29,17 @@ class RegionTimeout(TimeoutError):
     """The deadline passed before the count finished."""
 
 
+class _TooMany(Exception):
+    """More regions than a clued cell's list keeps."""
+
+
+STATIC_MOST = 20_000
+"""A clued cell with more regions than this on the bare board gets no list: its regions are found as needed."""
+
+Lists = dict[int, list[int]]
+"""For clued cells, the regions (masks, of the clue's size) still possible."""
+
+
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((cell, mask of sizes that cell may not take), ...))."""
 
@@ -56,6 +67,8 @@ class RegionSearch:
         self.deadline = deadline
         self.calls = 0
         self.cache: dict[Part, int] = {}
+        self.static: dict[int, list[int] | None] = {}
+        self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
         self.clue_at_least = [0] * (self.n + 2)
@@ -76,21 +89,26 @@ class RegionSearch:
             out.append((comp, marks))
         return out
 
-    def _regions(self, part: Part) -> list[tuple[int, int]]:
-        """Every region (mask, size) holding the part's first cell that fits its clues and neighbours."""
+    def _regions(self, part: Part, root_bit: int, most: int | None = None) -> list[tuple[int, int]]:
+        """Every region (mask, size) holding ``root_bit`` that fits the part's clues and neighbours.
+
+        With ``most``, raises _TooMany rather than collect more than that many."""
         mask, marks = part
         forbid = dict(marks)
         nbm, clue, cap = self.nbm, self.clue, self.cap
         rows, cols, cuts, clue_is = self.rows, self.cols, self.cuts, self.clue_is
         limit = min(cap, mask.bit_count())
-        root_bit = mask & -mask
         root = root_bit.bit_length() - 1
         out: list[tuple[int, int]] = []
 
         def grow(poly: int, k: int, target: int, banned: int, untried: int, seen: int) -> None:
+            if target and (banned >> target) & 1:
+                return
             if (target == 0 or k == target) and not (banned >> k) & 1:
                 if cuts or not (bit_spread(poly, rows, cols) & mask & ~poly & clue_is[k]):
                     out.append((poly, k))
+                    if most is not None and len(out) > most:
+                        raise _TooMany
             if k >= (target or limit):
                 return
             if target and k + (untried | (mask & ~seen)).bit_count() < target:
@@ -110,6 +128,11 @@ class RegionSearch:
                     continue
                 new = nbm[c] & mask & ~seen
                 grow(poly | b, k + 1, t, banned | f, untried | new, seen | new)
+                if v and not cuts:
+                    # c stays out from here on, next to the region: a picture's region cannot then have c's size
+                    if v == target:
+                        return
+                    banned |= 1 << v
 
         first = nbm[root] & mask
         target = clue[root]
@@ -135,6 +158,60 @@ class RegionSearch:
                 forbid[c] = forbid.get(c, 0) | bit
         return self._parts(rest, forbid)
 
+    # --- choosing the region to lay -------------------------------------------------------------
+
+    def _static(self, cell: int) -> list[int] | None:
+        """The regions a clued cell may have on the bare board (masks), or None when there are too many to keep."""
+        if cell not in self.static:
+            full: Part = ((1 << self.n) - 1, ())
+            try:
+                found = self._regions(full, 1 << cell, STATIC_MOST)
+                self.static[cell] = [r for r, _ in found]
+            except _TooMany:
+                self.static[cell] = None
+        return self.static[cell]
+
+    def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
+        """The regions to try in ``part`` and the clued cells' region lists the parts below filter from.
+
+        The clued cell with the fewest regions left goes first (a dead clue ends the branch at once);
+        a part with no listed clue lays the region of its first clued cell, or of its first cell."""
+        mask, marks = part
+        clued = mask & self.clued
+        if not clued:
+            return self._regions(part, mask & -mask), None
+        banned: dict[int, int] = {}
+        for c, bits in marks:
+            while bits:
+                b = bits & -bits
+                bits ^= b
+                banned[b.bit_length() - 1] = banned.get(b.bit_length() - 1, 0) | (1 << c)
+        valid: Lists = {}
+        best = None
+        unlisted = 0
+        rest = clued
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            c = b.bit_length() - 1
+            source = lists.get(c) if lists else None
+            if source is None:
+                source = self._static(c)
+                if source is None:
+                    unlisted = unlisted or b
+                    continue
+            bad = banned.get(self.clue[c], 0)
+            mine = [r for r in source if r & mask == r and not r & bad]
+            if not mine:
+                return [], valid
+            valid[c] = mine
+            if best is None or len(mine) < len(valid[best]):
+                best = c
+        if best is None:
+            return self._regions(part, unlisted), valid
+        size = self.clue[best]
+        return [(r, size) for r in valid[best]], valid
+
     # --- counting --------------------------------------------------------------------------------
 
     def _tick(self) -> None:
@@ -142,81 +219,62 @@ class RegionSearch:
         if self.deadline is not None and not self.calls & 255 and time.monotonic() > self.deadline:
             raise RegionTimeout
 
-    def _count(self, part: Part) -> int:
+    def _count(self, part: Part, lists: Lists | None, step: Step | None = None) -> int:
         got = self.cache.get(part)
         if got is not None:
             return got
         self._tick()
         total = 0
-        for region, size in self._regions(part):
+        choices, valid = self._choices(part, lists)
+        for i, (region, size) in enumerate(choices):
             parts = self._after(part, region, size)
-            if parts is None:
-                continue
-            ways = 1
-            for p in parts:
-                ways *= self._count(p)
-                if not ways:
-                    break
-            total += ways
+            if parts is not None:
+                ways = 1
+                for p in parts:
+                    ways *= self._count(p, valid)
+                    if not ways:
+                        break
+                total += ways
+            if step is not None:
+                step(i + 1, len(choices))
         self.cache[part] = total
         return total
 
     def count(self, step: Step | None = None) -> int:
-        """The exact number of pictures (or cuts); raises RegionTimeout past the deadline."""
+        """The exact number of pictures (or cuts); raises RegionTimeout past the deadline.
+
+        ``step(done, total)`` hears of each region tried for the first clue laid."""
         with _deep_recursion(self.n):
             parts = self._parts((1 << self.n) - 1, {})
             if parts is None:
                 return 0
             total = 1
-            for p in parts:
-                if step is None or p is not parts[0]:
-                    total *= self._count(p)
-                else:
-                    total *= self._count_top(p, step)
+            for i, p in enumerate(parts):
+                total *= self._count(p, None, step if i == 0 else None)
                 if not total:
                     return 0
             return total
 
-    def _count_top(self, part: Part, step: Step) -> int:
-        """``_count`` of the first part, reporting each first-level region laid."""
-        choices = self._regions(part)
-        total = 0
-        for i, (region, size) in enumerate(choices):
-            parts = self._after(part, region, size)
-            ways = 0 if parts is None else 1
-            for p in parts or ():
-                ways *= self._count(p)
-                if not ways:
-                    break
-            total += ways
-            step(i + 1, len(choices))
-        self.cache[part] = total
-        return total
-
     # --- listing ---------------------------------------------------------------------------------
 
-    def _list(self, part: Part) -> Iterator[list[tuple[int, int]]]:
+    def _list(self, part: Part, lists: Lists | None) -> Iterator[list[tuple[int, int]]]:
         """Every way to fill ``part``, as lists of (region mask, size); dead branches are cut by the counts."""
-        for region, size in self._regions(part):
+        self._tick()
+        choices, valid = self._choices(part, lists)
+        for region, size in choices:
             parts = self._after(part, region, size)
-            if parts is None:
+            if parts is None or not all(self._count(p, valid) for p in parts):
                 continue
-            ok = True
-            for p in parts:
-                if not self._count(p):
-                    ok = False
-                    break
-            if ok:
-                for rest in self._product(parts, 0):
-                    rest.append((region, size))
-                    yield rest
+            for rest in self._product(parts, 0, valid):
+                rest.append((region, size))
+                yield rest
 
-    def _product(self, parts: list[Part], i: int) -> Iterator[list[tuple[int, int]]]:
+    def _product(self, parts: list[Part], i: int, lists: Lists | None) -> Iterator[list[tuple[int, int]]]:
         if i == len(parts):
             yield []
             return
-        for mine in self._list(parts[i]):
-            for rest in self._product(parts, i + 1):
+        for mine in self._list(parts[i], lists):
+            for rest in self._product(parts, i + 1, lists):
                 yield rest + mine
 
     def solutions(self) -> Iterator[Grid]:
@@ -226,7 +284,7 @@ class RegionSearch:
             parts = self._parts((1 << self.n) - 1, {})
             if parts is None:
                 return
-            for regions in self._product(parts, 0):
+            for regions in self._product(parts, 0, None):
                 yield self._grid(regions)
 
     def _grid(self, regions: list[tuple[int, int]]) -> Grid:
