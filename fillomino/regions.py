@@ -41,7 +41,7 @@ Lists = dict[int, list[int]]
 
 
 Part = tuple[int, tuple[tuple[int, int], ...]]
-"""A part to count: (its cells as a mask, ((cell, mask of sizes that cell may not take), ...))."""
+"""A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
 
 
 class RegionSearch:
@@ -68,6 +68,7 @@ class RegionSearch:
         self.calls = 0
         self.cache: dict[Part, int] = {}
         self.static: dict[int, list[int] | None] = {}
+        self.alive: dict[Part, bool] = {}
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
@@ -77,16 +78,22 @@ class RegionSearch:
 
     # --- the parts -------------------------------------------------------------------------------
 
-    def _parts(self, open_mask: int, forbidden: dict[int, int]) -> list[Part] | None:
-        """The connected parts of the open cells, each with its cells' forbidden sizes; None if one is dead."""
+    def _parts(self, open_mask: int, banned: dict[int, int]) -> list[Part] | None:
+        """The connected parts of the open cells, each with the sizes its cells may not take; None if one is dead."""
         out = []
         for comp in bit_components(open_mask, self.rows, self.cols):
             size = comp.bit_count()
             if comp & self.clue_at_least[size + 1]:
                 return None  # a clue larger than the part it is in
-            keep = (2 << min(size, self.cap)) - 1
-            marks = tuple(sorted((c, b & keep) for c, b in forbidden.items() if (comp >> c) & 1 and b & keep))
-            out.append((comp, marks))
+            top = min(size, self.cap)
+            marks = []
+            for k in sorted(banned):
+                cells = banned[k] & comp
+                if cells and k <= top:
+                    if cells & self.clue_is[k]:
+                        return None  # a clue cell next to a laid region of its own size
+                    marks.append((k, cells))
+            out.append((comp, tuple(marks)))
         return out
 
     def _regions(self, part: Part, root_bit: int, most: int | None = None) -> list[tuple[int, int]]:
@@ -94,7 +101,13 @@ class RegionSearch:
 
         With ``most``, raises _TooMany rather than collect more than that many."""
         mask, marks = part
-        forbid = dict(marks)
+        forbid: dict[int, int] = {}
+        for k, cells in marks:
+            while cells:
+                b = cells & -cells
+                cells ^= b
+                c = b.bit_length() - 1
+                forbid[c] = forbid.get(c, 0) | (1 << k)
         nbm, clue, cap = self.nbm, self.clue, self.cap
         rows, cols, cuts, clue_is = self.rows, self.cols, self.cuts, self.clue_is
         limit = min(cap, mask.bit_count())
@@ -147,16 +160,10 @@ class RegionSearch:
         rest = mask & ~region
         if not rest:
             return []
-        forbid = dict(marks)
+        banned = dict(marks)
         if not self.cuts:
-            touched = bit_spread(region, self.rows, self.cols) & rest
-            bit = 1 << size
-            while touched:
-                b = touched & -touched
-                touched ^= b
-                c = b.bit_length() - 1
-                forbid[c] = forbid.get(c, 0) | bit
-        return self._parts(rest, forbid)
+            banned[size] = banned.get(size, 0) | (bit_spread(region, self.rows, self.cols) & rest)
+        return self._parts(rest, banned)
 
     # --- choosing the region to lay -------------------------------------------------------------
 
@@ -180,12 +187,7 @@ class RegionSearch:
         clued = mask & self.clued
         if not clued:
             return self._regions(part, mask & -mask), None
-        banned: dict[int, int] = {}
-        for c, bits in marks:
-            while bits:
-                b = bits & -bits
-                bits ^= b
-                banned[b.bit_length() - 1] = banned.get(b.bit_length() - 1, 0) | (1 << c)
+        banned = dict(marks)
         valid: Lists = {}
         best = None
         unlisted = 0
@@ -257,13 +259,32 @@ class RegionSearch:
 
     # --- listing ---------------------------------------------------------------------------------
 
+    def _alive(self, part: Part, lists: Lists | None) -> bool:
+        """Whether ``part`` can be filled at all (stops at the first way; a known count answers at once)."""
+        got = self.cache.get(part)
+        if got is not None:
+            return got > 0
+        got_alive = self.alive.get(part)
+        if got_alive is not None:
+            return got_alive
+        self._tick()
+        choices, valid = self._choices(part, lists)
+        ok = False
+        for region, size in choices:
+            parts = self._after(part, region, size)
+            if parts is not None and all(self._alive(p, valid) for p in parts):
+                ok = True
+                break
+        self.alive[part] = ok
+        return ok
+
     def _list(self, part: Part, lists: Lists | None) -> Iterator[list[tuple[int, int]]]:
-        """Every way to fill ``part``, as lists of (region mask, size); dead branches are cut by the counts."""
+        """Every way to fill ``part``, as lists of (region mask, size); dead branches are cut before entering."""
         self._tick()
         choices, valid = self._choices(part, lists)
         for region, size in choices:
             parts = self._after(part, region, size)
-            if parts is None or not all(self._count(p, valid) for p in parts):
+            if parts is None or not all(self._alive(p, valid) for p in parts):
                 continue
             for rest in self._product(parts, 0, valid):
                 rest.append((region, size))
