@@ -36,8 +36,11 @@ class _TooMany(Exception):
 STATIC_MOST = 20_000
 """A clued cell with more regions than this on the bare board gets no list: its regions are found as needed."""
 
-Lists = dict[int, list[int]]
-"""For clued cells, the regions (masks, of the clue's size) still possible."""
+Lists = dict[int, list[tuple[int, int]]]
+"""For clued cells, the regions of the clue's size still possible, as (cells, cells next to them) masks."""
+
+PROPAGATION_ROUNDS = 4
+"""Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
 Part = tuple[int, tuple[tuple[int, int], ...]]
@@ -67,7 +70,7 @@ class RegionSearch:
         self.deadline = deadline
         self.calls = 0
         self.cache: dict[Part, int] = {}
-        self.static: dict[int, list[int] | None] = {}
+        self.static: dict[int, list[tuple[int, int]] | None] = {}
         self.alive: dict[Part, bool] = {}
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
@@ -167,13 +170,13 @@ class RegionSearch:
 
     # --- choosing the region to lay -------------------------------------------------------------
 
-    def _static(self, cell: int) -> list[int] | None:
-        """The regions a clued cell may have on the bare board (masks), or None when there are too many to keep."""
+    def _static(self, cell: int) -> list[tuple[int, int]] | None:
+        """The regions a clued cell may have on the bare board, or None when there are too many to keep."""
         if cell not in self.static:
             full: Part = ((1 << self.n) - 1, ())
             try:
                 found = self._regions(full, 1 << cell, STATIC_MOST)
-                self.static[cell] = [r for r, _ in found]
+                self.static[cell] = [(r, bit_spread(r, self.rows, self.cols) & ~r) for r, _ in found]
             except _TooMany:
                 self.static[cell] = None
         return self.static[cell]
@@ -189,7 +192,6 @@ class RegionSearch:
             return self._regions(part, mask & -mask), None
         banned = dict(marks)
         valid: Lists = {}
-        best = None
         unlisted = 0
         rest = clued
         while rest:
@@ -203,16 +205,54 @@ class RegionSearch:
                     unlisted = unlisted or b
                     continue
             bad = banned.get(self.clue[c], 0)
-            mine = [r for r in source if r & mask == r and not r & bad]
+            mine = [r for r in source if r[0] & mask == r[0] and not r[0] & bad]
             if not mine:
                 return [], valid
             valid[c] = mine
-            if best is None or len(mine) < len(valid[best]):
-                best = c
+        # the parts below filter the lists as they stand: what propagation cut here follows from this
+        # part's other clues, which a part below may not hold (its cached count must not depend on them)
+        cut = dict(valid)
+        if cut and not self._propagate(cut):
+            return [], valid
+        best = min(cut, key=lambda c: (len(cut[c]), c), default=None)
         if best is None:
             return self._regions(part, unlisted), valid
         size = self.clue[best]
-        return [(r, size) for r in valid[best]], valid
+        return [(r, size) for r, _ in cut[best]], valid
+
+    def _propagate(self, valid: Lists) -> bool:
+        """Cut the lists against the cells each clued cell's region certainly holds (the AND of its list).
+
+        A region may not take a cell certain for a clue of another size; for pictures it may not touch
+        a cell certain for a clue of its own size either (that cell is in another region of the same
+        size, or in its own and then the region would have to hold it). False when a list runs dry."""
+        clue = self.clue
+        for _ in range(PROPAGATION_ROUNDS):
+            core_by_size: dict[int, int] = {}
+            for c, regions in valid.items():
+                core = -1
+                for r, _ in regions:
+                    core &= r
+                core_by_size[clue[c]] = core_by_size.get(clue[c], 0) | core
+            changed = False
+            for c, regions in valid.items():
+                v = clue[c]
+                other = 0
+                for w, core in core_by_size.items():
+                    if w != v:
+                        other |= core
+                same = 0 if self.cuts else core_by_size[v]
+                if not (other or same):
+                    continue
+                kept = [(r, halo) for r, halo in regions if not (r & other or halo & same)]
+                if len(kept) != len(regions):
+                    if not kept:
+                        return False
+                    valid[c] = kept
+                    changed = True
+            if not changed:
+                return True
+        return True
 
     # --- counting --------------------------------------------------------------------------------
 
