@@ -117,7 +117,10 @@ class RegionSearch:
         root = root_bit.bit_length() - 1
         out: list[tuple[int, int]] = []
 
+        tick = self._tick
+
         def grow(poly: int, k: int, target: int, banned: int, untried: int, seen: int) -> None:
+            tick()
             if target and (banned >> target) & 1:
                 return
             if (target == 0 or k == target) and not (banned >> k) & 1:
@@ -258,7 +261,7 @@ class RegionSearch:
 
     def _tick(self) -> None:
         self.calls += 1
-        if self.deadline is not None and not self.calls & 255 and time.monotonic() > self.deadline:
+        if self.deadline is not None and not self.calls & 1023 and time.monotonic() > self.deadline:
             raise RegionTimeout
 
     def _count(self, part: Part, lists: Lists | None, step: Step | None = None) -> int:
