@@ -97,6 +97,9 @@ class RegionSearch:
                         return None  # a clue cell next to a laid region of its own size
                     marks.append((k, cells))
             out.append((comp, tuple(marks)))
+        if len(out) > 1:
+            # a part with clues is the likelier to be dead and is cheaper to count: settle those first
+            out.sort(key=lambda part: (not part[0] & self.clued, part[0].bit_count()))
         return out
 
     def _regions(self, part: Part, root_bit: int, most: int | None = None) -> list[tuple[int, int]]:
