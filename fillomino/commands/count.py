@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -132,9 +133,9 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
                     labels = region_sizes([v for row in grid for v in row])
                     cols = puzzle.cols
                     rows = [labels[i : i + cols] for i in range(0, len(labels), cols)]
-                    print_json({"regions": [list(r) for r in grid], "labels": rows})
+                    sys.stdout.write(json.dumps({"regions": [list(r) for r in grid], "labels": rows}) + "\n")
                 else:
-                    print_json({"solution": [list(r) for r in grid]})
+                    sys.stdout.write(json.dumps({"solution": [list(r) for r in grid]}) + "\n")  # one write a line
             else:
                 if found > 1:
                     sys.stdout.write("\n")
