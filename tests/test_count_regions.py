@@ -183,3 +183,14 @@ def test_ganak_child_dies_when_count_is_killed_with_sigkill():
         for k in kids:
             if _alive(k):
                 os.kill(k, signal.SIGKILL)
+
+
+def test_progress_bar_only_on_a_terminal(capsys, monkeypatch):
+    board = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
+    assert count(board, bar=True).count == count_pictures(3, 4, list(board.clues))
+    assert capsys.readouterr().err == ""  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert count(board, bar=True).count == count_pictures(3, 4, list(board.clues))
+    assert "counting" in capsys.readouterr().err
+    assert count(board).count  # the library shows no bar unless asked
+    assert capsys.readouterr().err == ""
