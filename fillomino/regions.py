@@ -235,10 +235,12 @@ class RegionSearch:
         clue = self.clue
         for _ in range(PROPAGATION_ROUNDS):
             core_by_size: dict[int, int] = {}
+            cores: dict[int, int] = {}
             for c, regions in valid.items():
                 core = -1
                 for r, _ in regions:
                     core &= r
+                cores[c] = core
                 core_by_size[clue[c]] = core_by_size.get(clue[c], 0) | core
             changed = False
             for c, regions in valid.items():
@@ -248,9 +250,12 @@ class RegionSearch:
                     if w != v:
                         other |= core
                 same = 0 if self.cuts else core_by_size[v]
-                if not (other or same):
+                # cells certain for another clue of the same size: only that clue's own region may take them
+                shared = core_by_size[v] & ~cores[c]
+                if not (other or same or shared):
                     continue
-                kept = [(r, halo) for r, halo in regions if not (r & other or halo & same)]
+                kept = [(r, halo) for r, halo in regions
+                        if not (r & other or halo & same or (r & shared and self._steals(r, c, v, cores)))]
                 if len(kept) != len(regions):
                     if not kept:
                         return False
@@ -259,6 +264,19 @@ class RegionSearch:
             if not changed:
                 return True
         return True
+
+    def _steals(self, region: int, cell: int, size: int, cores: dict[int, int]) -> bool:
+        """Whether ``region`` (for clued ``cell``) takes a cell certain for another clue of its size without
+        being that clue's region too, or holds such a clue but not every cell certain for it."""
+        for d, core in cores.items():
+            if d == cell or self.clue[d] != size:
+                continue
+            if (region >> d) & 1:
+                if core & ~region:
+                    return True
+            elif region & core:
+                return True
+        return False
 
     # --- counting --------------------------------------------------------------------------------
 
