@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 METHODS = ("auto", "regions", "enumerate", "transfer", "ganak")
 TRANSFER_MAX_WIDTH = 6
 """auto: a clue-free board whose narrow side has at most this many cells goes to the transfer matrix."""
+STUCK_PARTS = 500
+"""auto: once the region search has counted this many parts and nine in ten were dead ends, the clues
+need the propagation of the CNF engine: count by enumeration there instead. Parts, not seconds, so the
+same board always takes the same way."""
 GANAK_MISSING = "the ganak counting method needs pyganak: pip install 'fillomino[count]' (or pip install pyganak)"
 
 Progress = Callable[[str], None]
@@ -135,7 +139,7 @@ def auto_method(puzzle: Puzzle, limit: int | None = None) -> str:
     """The method ``auto`` uses on this board: decided by the board alone, the same on every run."""
     if limit is None and not any(puzzle.clues) and min(puzzle.rows, puzzle.cols) <= TRANSFER_MAX_WIDTH:
         return "transfer"
-    return "regions"
+    return "regions"  # which hands over to "enumerate" when it meets mostly dead ends (STUCK_PARTS)
 
 
 class _Run:
@@ -170,7 +174,8 @@ class _Run:
         return None if self.seconds is None else self.start + self.seconds
 
     def go(self, method: str) -> CountResult:
-        if method == "auto":
+        chosen = method == "auto"
+        if chosen:
             method = auto_method(self.puzzle, self.limit)
         if method == "enumerate" or (method == "transfer" and self.limit is not None):
             return self.enumerate(self.limit)
@@ -178,14 +183,23 @@ class _Run:
             return self.transfer(max_states=None)
         if method == "ganak":
             return self.ganak()
-        return self.regions()
+        if not chosen or self.limit is not None:
+            return self.regions()
+        from .regions import RegionsStuck
 
-    def regions(self) -> CountResult:
+        try:
+            return self.regions(stuck_after=STUCK_PARTS)
+        except RegionsStuck:
+            self.progress("region search stuck in dead ends; enumerating on the CNF engine")
+            return self.enumerate(None)
+
+    def regions(self, stuck_after: int | None = None) -> CountResult:
         """The region-laying search: counts, or lists up to the limit when there is one."""
         from .regions import RegionSearch, RegionTimeout
 
         self.method, self.found = "regions", 0
-        search = RegionSearch(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline())
+        search = RegionSearch(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline(),
+                              stuck_after=stuck_after)
         if self.limit is not None:
             try:
                 for _ in search.solutions():

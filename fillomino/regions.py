@@ -29,6 +29,10 @@ class RegionTimeout(TimeoutError):
     """The deadline passed before the count finished."""
 
 
+class RegionsStuck(Exception):
+    """The search met mostly dead ends for longer than ``stuck_after`` parts (see RegionSearch)."""
+
+
 class _TooMany(Exception):
     """More regions than a clued cell's list keeps."""
 
@@ -55,7 +59,7 @@ class RegionSearch:
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, stuck_after: int | None = None) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -68,6 +72,9 @@ class RegionSearch:
         self.cap = self.n if max_size is None else min(self.n, max_size)
         self.nbm = bit_neighbours(rows, cols)
         self.deadline = deadline
+        self.stuck_after = stuck_after
+        self.parts_counted = 0
+        self.parts_dead = 0
         self.calls = 0
         self.cache: dict[Part, int] = {}
         self.static: dict[int, list[tuple[int, int]] | None] = {}
@@ -304,6 +311,11 @@ class RegionSearch:
             if step is not None:
                 step(i + 1, len(choices))
         self.cache[part] = total
+        self.parts_counted += 1
+        self.parts_dead += not total
+        if self.stuck_after is not None and self.parts_counted >= self.stuck_after and \
+                self.parts_dead * 10 > self.parts_counted * 9:
+            raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
         return total
 
     def count(self, step: Step | None = None) -> int:
