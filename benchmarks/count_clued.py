@@ -8,7 +8,7 @@ Two sets of boards, both fixed by --seed:
 
 Each count runs in its own child process with a wall-clock timeout. Methods: the region search
 (``regions``), the transfer matrix, enumeration on the CNF engine (only where the region search
-found at most --enumerate-most), Ganak (boards of at most --ganak-cells) and the independent brute
+found at most --enumerate-most or gave up), Ganak (boards of at most --ganak-cells) and the independent brute
 force of tests/bruteforce.py (boards of at most --brute-cells). Every pair of methods that finishes
 must agree, or the script exits 1. With --write, the table replaces the clued-board section of the
 file (between the two ``count_clued`` markers), leaving the rest as it is.
@@ -144,7 +144,7 @@ def run_board(name: str, rows: int, cols: int, clues: tuple[int, ...], kinds: li
         got: dict[str, tuple[int | None, float] | None] = {m: None for m in METHODS}
         got["regions"] = measure("regions", kind, rows, cols, clues, region_timeout)
         n = got["regions"][0]
-        if n is not None and n <= args.enumerate_most:
+        if n is None or n <= args.enumerate_most:  # where the region search gave up, enumeration may not
             got["enumerate"] = measure("enumerate", kind, rows, cols, clues, args.timeout)
         if args.others and not name.startswith("janko-"):  # 10x10 drafts: past the others' reach
             got["transfer"] = measure("transfer", kind, rows, cols, clues, args.timeout)
