@@ -1,13 +1,15 @@
 """Exact counting and listing by laying whole regions, with the open cells split into parts counted once each.
 
-The search takes the first open cell (row-major, along the narrow side) and lays every connected region
-that holds it and fits the clues (a clue fixes the region's size, two clues in one region must agree)
-and, for pictures, no laid region of the same size next to it. The cells still open then fall into
-connected parts that no region can join, so each part is counted on its own and the counts multiply.
-A part's count depends only on its cells and, for pictures, on the sizes its cells may not take
-(those of laid regions next to them): that pair is the cache key. Cuts need no such sizes, so a part
-is its cells alone.
+The search takes the clued cell with the fewest possible regions left (the first open cell, row-major
+along the narrow side, once a part has no clue) and lays every connected region that holds it and fits
+the clues (a clue fixes the region's size, two clues in one region must agree) and, for pictures, no
+laid region of the same size next to it. The cells still open then fall into connected parts that no
+region can join, so each part is counted on its own and the counts multiply. A part's count depends
+only on its cells and, for pictures, on the sizes its cells may not take (those of laid regions next to
+them): that pair is the cache key. Cuts need no such sizes, so a part is its cells alone.
 
+Each clued cell keeps the list of regions it may have, filtered down the search and cut against the
+cells the other clues' regions certainly hold, so a clue with nowhere left to go ends a branch at once.
 Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
 functions. The count is exact: no region size is capped unless ``max_size`` says so.
 """
@@ -55,7 +57,8 @@ class RegionSearch:
     """The region-laying search on one board (pictures, or ``cuts``), with its cache of part counts.
 
     Boards wider than tall are searched transposed, so the open cells' frontier runs along the
-    narrow side; listed solutions are turned back.
+    narrow side; listed solutions are turned back. ``deadline`` (time.monotonic()) raises RegionTimeout;
+    ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead.
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
