@@ -219,6 +219,8 @@ class _Run:
             n = search.count(step)
         except RegionTimeout:
             return self.result(0, False, "regions")
+        except RecursionError:
+            raise FillominoError("board too large for the region search: try --method enumerate") from None
         return self.result(n, True, "regions")
 
     def enumerate(self, stop: int | None, seconds: float | None = None) -> CountResult:

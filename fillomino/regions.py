@@ -406,11 +406,15 @@ class RegionSearch:
         return to_grid([ids.setdefault(o, len(ids) + 1) for o in owner], self.puzzle.cols)
 
 
+MAX_FRAMES = 12_000
+"""Deeper than this the interpreter's own stack is at risk: a RecursionError is raised instead."""
+
+
 class _deep_recursion:
     """The search recurses once per region laid: allow that many frames on big boards."""
 
     def __init__(self, cells: int) -> None:
-        self.want = 200 + 8 * cells
+        self.want = min(200 + 8 * cells, MAX_FRAMES)
 
     def __enter__(self) -> None:
         self.old = sys.getrecursionlimit()
