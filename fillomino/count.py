@@ -1,15 +1,19 @@
 """Exact solution counting: pictures (solutions) or cuts (partitions into regions, rule 3 dropped).
 
-Three exact methods, chosen by ``method="auto"``: blocking-clause enumeration for small counts,
-then a transfer-matrix dynamic program for boards up to ``TRANSFER_MAX_WIDTH`` wide, then the
-Ganak model counter on the complete static CNF of ``fillomino.encode.counting``. A limit or a
-budget that stops the count early gives a lower bound (``exact=False``), never an estimate.
+Four exact methods: the region-laying search with cached parts (``fillomino.regions``), a
+transfer-matrix dynamic program (``fillomino.transfer``), blocking-clause enumeration on the CNF
+engine, and the Ganak model counter on the complete static CNF of ``fillomino.encode.counting``.
+``method="auto"`` chooses by the board alone (never by the clock), so a board always gets the same
+method: the transfer matrix for a clue-free board at most ``TRANSFER_MAX_WIDTH`` wide, the region
+search for everything else. A limit or a budget that stops the count early gives a lower bound
+(``status="lower_bound"``) or nothing (``status="unknown"``), never an estimate.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import subprocess
 import sys
 import threading
@@ -23,15 +27,13 @@ from .puzzle import FillominoError, Grid, Puzzle, to_grid, validate_max_size
 if TYPE_CHECKING:
     from .solvers import Budget
 
-METHODS = ("auto", "enumerate", "transfer", "ganak")
-ENUMERATE_THRESHOLD = 1000
-"""auto: solutions enumerated one by one before switching to a counting method..."""
-ENUMERATE_SECONDS = 2.0
-"""...or seconds spent enumerating, whichever comes first."""
+METHODS = ("auto", "regions", "enumerate", "transfer", "ganak")
 TRANSFER_MAX_WIDTH = 6
-"""auto: the transfer matrix is tried when the narrow side has at most this many cells."""
-TRANSFER_MAX_STATES = 2_000_000
-"""auto: the transfer matrix gives way to Ganak past this many live states."""
+"""auto: a clue-free board whose narrow side has at most this many cells goes to the transfer matrix."""
+STUCK_PARTS = 500
+"""auto: once the region search has counted this many parts and nine in ten were dead ends, the clues
+need the propagation of the CNF engine: count by enumeration there instead. Parts, not seconds, so the
+same board always takes the same way."""
 GANAK_MISSING = "the ganak counting method needs pyganak: pip install 'fillomino[count]' (or pip install pyganak)"
 
 Progress = Callable[[str], None]
@@ -47,11 +49,21 @@ class CountResult:
     max_size: int | None
     method: str
     seconds: float
+    interrupted: bool = False
+
+    @property
+    def status(self) -> str:
+        """``exact``; ``lower_bound`` (stopped early with ``count`` found); ``unknown`` (stopped with nothing)."""
+        if self.exact:
+            return "exact"
+        return "lower_bound" if self.count else "unknown"
 
     def to_json(self) -> dict:
         return {
             "count": self.count,
             "exact": self.exact,
+            "status": self.status,
+            "interrupted": self.interrupted,
             "cuts": self.cuts,
             "max_size": self.max_size,
             "method": self.method,
@@ -62,7 +74,10 @@ class CountResult:
         """One line: ``exactly 445 solutions`` / ``at least 1000 cuts`` plus the assumption made."""
         what = "cut" if self.cuts else "solution"
         plural = "" if self.count == 1 else "s"
-        text = f"{'exactly' if self.exact else 'at least'} {self.count} {what}{plural}"
+        if self.status == "unknown":
+            text = f"unknown number of {what}s (none counted)"
+        else:
+            text = f"{'exactly' if self.exact else 'at least'} {self.count} {what}{plural}"
         if self.max_size is not None:
             text += f" with regions of at most {self.max_size} cell{'s' * (self.max_size != 1)}"
         return text
@@ -97,28 +112,50 @@ def count(
     method: str = "auto",
     budget: Budget | None = None,
     progress: Progress | None = None,
+    bar: bool = False,
 ) -> CountResult:
     """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
 
     ``budget`` is a ``fillomino.solvers.Budget`` (its time limit is used); when it runs out, the
-    result is the lower bound counted so far with ``exact=False``. ``progress`` receives one-line
-    status messages. Ctrl-C raises ``CountInterrupted`` with that bound.
+    result is the lower bound counted so far with ``exact=False`` (``status`` says whether anything
+    was counted). ``progress`` receives one-line status messages; ``bar`` shows a
+    ``fillomino.progress.Progress`` bar on stderr when it is a terminal. Ctrl-C raises
+    ``CountInterrupted`` with the bound so far.
     """
+    from .progress import Progress as Bar
+
     _validate(puzzle, limit, max_size, method)
-    run = _Run(puzzle, cuts, limit, max_size, budget, progress)
-    try:
-        return run.go(method)
-    except KeyboardInterrupt:
-        raise CountInterrupted(run.result(run.found, False, run.method)) from None
+    with Bar(None, "counting", unit="branch", enabled=None if bar else False) as display:
+        run = _Run(puzzle, cuts, limit, max_size, budget, progress, display)
+        try:
+            return run.go(method)
+        except KeyboardInterrupt:
+            stopped = run.result(run.found, False, run.method)
+            stopped.interrupted = True
+            raise CountInterrupted(stopped) from None
+
+
+def auto_method(puzzle: Puzzle, limit: int | None = None) -> str:
+    """The method ``auto`` uses on this board: decided by the board alone, the same on every run."""
+    if limit is None and not any(puzzle.clues) and min(puzzle.rows, puzzle.cols) <= TRANSFER_MAX_WIDTH:
+        return "transfer"
+    return "regions"  # which hands over to "enumerate" when it meets mostly dead ends (STUCK_PARTS)
 
 
 class _Run:
     """One count: the shared clock, budget and the lower bound found so far."""
 
-    def __init__(self, puzzle, cuts, limit, max_size, budget, progress) -> None:
+    def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display) -> None:
         self.puzzle, self.cuts, self.limit, self.max_size = puzzle, cuts, limit, max_size
         self.seconds = getattr(budget, "seconds", None)
-        self.progress = progress or (lambda _text: None)
+        self.display = display
+        told = progress or (lambda _text: None)
+
+        def say(text: str) -> None:
+            told(text)
+            display.note(text)
+
+        self.progress = say
         self.start = time.monotonic()
         self.found = 0
         self.method = "enumerate"
@@ -133,31 +170,58 @@ class _Run:
             n, exact = self.limit, False
         return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start)
 
+    def deadline(self) -> float | None:
+        return None if self.seconds is None else self.start + self.seconds
+
     def go(self, method: str) -> CountResult:
-        if method == "enumerate":
+        chosen = method == "auto"
+        if chosen:
+            method = auto_method(self.puzzle, self.limit)
+        if method == "enumerate" or (method == "transfer" and self.limit is not None):
             return self.enumerate(self.limit)
         if method == "transfer":
             return self.transfer(max_states=None)
         if method == "ganak":
             return self.ganak()
-        if self.limit is not None:
-            return self.enumerate(self.limit)  # a limit asks to stop at N: one by one is the way
-        narrow = min(self.puzzle.rows, self.puzzle.cols) <= TRANSFER_MAX_WIDTH
-        if not (narrow and not any(self.puzzle.clues)):  # empty boards have many solutions: skip to counting
-            early = self.enumerate(ENUMERATE_THRESHOLD + 1, seconds=ENUMERATE_SECONDS)
-            if early.exact or self.left() == 0:
-                return early
-        if narrow:
-            from .transfer import TooManyStates
+        if not chosen or self.limit is not None:
+            return self.regions()
+        from .regions import RegionsStuck
 
+        try:
+            return self.regions(stuck_after=STUCK_PARTS)
+        except RegionsStuck:
+            self.progress("region search stuck in dead ends; enumerating on the CNF engine")
+            return self.enumerate(None)
+
+    def regions(self, stuck_after: int | None = None) -> CountResult:
+        """The region-laying search: counts, or lists up to the limit when there is one."""
+        from .regions import RegionSearch, RegionTimeout
+
+        self.method, self.found = "regions", 0
+        search = RegionSearch(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline(),
+                              stuck_after=stuck_after)
+        if self.limit is not None:
             try:
-                return self.transfer(max_states=TRANSFER_MAX_STATES)
-            except TooManyStates:
-                self.progress("transfer matrix too wide for this board; trying ganak")
-        if ganak_available():
-            return self.ganak()
-        self.progress("pyganak is not installed; counting one by one (pip install 'fillomino[count]')")
-        return self.enumerate(self.limit)
+                for _ in search.solutions():
+                    self.found += 1
+                    self.display.advance()
+                    if self.found >= self.limit:
+                        return self.result(self.found, False, "regions")
+            except RegionTimeout:
+                return self.result(self.found, False, "regions")
+            return self.result(self.found, True, "regions")
+
+        def step(done: int, total: int) -> None:
+            self.display.advance()
+            self.display.note(f"regions: first region {done}/{total}")
+
+        try:
+            n = search.count(step)
+        except RegionTimeout:
+            return self.result(0, False, "regions")
+        except RecursionError:
+            raise FillominoError("board too large for the region search: try --method enumerate") from None
+        return self.result(n, True, "regions")
 
     def enumerate(self, stop: int | None, seconds: float | None = None) -> CountResult:
         """Count solutions one by one; stops after ``stop`` of them or ``seconds`` (then exact=False)."""
@@ -195,6 +259,7 @@ class _Run:
         limits = TransferLimits(max_states=max_states, seconds=self.left())
 
         def step(done: int, total: int) -> None:
+            self.display.advance()
             self.progress(f"transfer matrix: cell {done}/{total}")
 
         try:
@@ -218,7 +283,21 @@ class _Run:
 
 
 _GANAK_CHILD = """
-import sys, pyganak
+import os, sys, threading, time
+parent = int(sys.argv[1])
+if sys.platform.startswith("linux"):
+    import ctypes, signal
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the parent
+if os.getppid() != parent:
+    os._exit(1)  # the parent died before the line above took effect
+
+def watch():  # everywhere else: notice the parent is gone within half a second
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+threading.Thread(target=watch, daemon=True).start()
+import pyganak
 lines = sys.stdin.read().split("\\n")
 num_vars = int(lines[0])
 c = pyganak.Counter()
@@ -230,12 +309,14 @@ print(c.count())
 
 
 def ganak_count(clauses: list[list[int]], num_vars: int, projection: list[int], seconds: float | None) -> int | None:
-    """The exact projected model count by Ganak in a child process (so a time limit can stop it); None on timeout."""
+    """The exact projected model count by Ganak in a child process (so a time limit can stop it); None on timeout.
+
+    The child dies with this process, ``kill -9`` included (parent-death signal on Linux, a watcher elsewhere)."""
     if not ganak_available():
         raise FillominoError(GANAK_MISSING)
     text = f"{num_vars}\n{' '.join(map(str, projection))}\n" + "\n".join(" ".join(map(str, c)) for c in clauses)
     child = subprocess.Popen(
-        [sys.executable, "-c", _GANAK_CHILD],
+        [sys.executable, "-c", _GANAK_CHILD, str(os.getpid())],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -259,11 +340,24 @@ class OutOfTime(Exception):
 
 
 def iter_solutions(
-    puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None, deadline: float | None = None
+    puzzle: Puzzle,
+    *,
+    cuts: bool = False,
+    max_size: int | None = None,
+    deadline: float | None = None,
+    method: str = "enumerate",
 ) -> Iterator[Grid]:
     """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
-    1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime."""
-    _validate(puzzle, None, max_size, "auto")
+    1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime.
+
+    ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" (or "auto") walks the
+    region-laying search, much faster on clued boards."""
+    _validate(puzzle, None, max_size, method)
+    if method in ("auto", "regions"):
+        yield from _region_listing(puzzle, cuts, max_size, deadline)
+        return
+    if method != "enumerate":
+        raise FillominoError(f"listing solutions needs --method auto, regions or enumerate, not {method}")
     from .solvers import Budget, BudgetExhausted, enumerate_solutions
     from .solvers import cnf as cnf_backend
 
@@ -280,6 +374,15 @@ def iter_solutions(
     try:
         yield from _interruptible(solutions)
     except BudgetExhausted:
+        raise OutOfTime from None
+
+
+def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None) -> Iterator[Grid]:
+    from .regions import RegionSearch, RegionTimeout
+
+    try:
+        yield from RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).solutions()
+    except RegionTimeout:
         raise OutOfTime from None
 
 

@@ -237,3 +237,48 @@ def connected(cells: Collection[int], nbrs: Nbrs) -> bool:
         return True
     first = next(iter(cells))
     return len(component(first, cells, nbrs)) == len(cells)
+
+
+# --- cell sets as bit masks (bit i = cell i): the hot loops of the region-laying counter ------------------
+
+
+@lru_cache(maxsize=64)
+def bit_neighbours(rows: int, cols: int) -> tuple[int, ...]:
+    """For each cell, the bit mask of its orthogonal neighbours."""
+    return tuple(sum(1 << m for m in nb) for nb in _neighbour_table(rows, cols))
+
+
+@lru_cache(maxsize=64)
+def _column_masks(rows: int, cols: int) -> tuple[int, int, int]:
+    """(every cell, every cell but the first column, every cell but the last column)."""
+    full = (1 << (rows * cols)) - 1
+    first = sum(1 << (r * cols) for r in range(rows))
+    return full, full & ~first, full & ~(first << (cols - 1))
+
+
+def bit_spread(mask: int, rows: int, cols: int) -> int:
+    """The cells of ``mask`` and every orthogonal neighbour of one of them."""
+    full, not_first, not_last = _column_masks(rows, cols)
+    return (mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last) | (mask << cols) | (mask >> cols)) & full
+
+
+def bit_component(start: int, mask: int, rows: int, cols: int) -> int:
+    """The cells of ``mask`` connected to the cells of ``start`` through ``mask`` (``start`` included)."""
+    full, not_first, not_last = _column_masks(rows, cols)
+    comp = start
+    while True:
+        grown = (comp | ((comp << 1) & not_first) | ((comp >> 1) & not_last) | (comp << cols) | (comp >> cols)) & mask
+        grown |= start
+        if grown == comp:
+            return comp
+        comp = grown
+
+
+def bit_components(mask: int, rows: int, cols: int) -> list[int]:
+    """The connected components of a cell set, as masks, in the order of their lowest cell."""
+    out = []
+    while mask:
+        comp = bit_component(mask & -mask, mask, rows, cols)
+        out.append(comp)
+        mask &= ~comp
+    return out

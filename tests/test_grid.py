@@ -93,3 +93,22 @@ def test_groups_and_boundary():
     assert sorted(map(sorted, gs)) == [[0], [1, 2], [3, 4, 5]]
     assert group_of(4, values, neighbours(2, 3)) == [4, 3, 5]
     assert sorted(boundary([1, 2], neighbours(2, 3))) == [0, 4, 5]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 7), st.data())
+def test_bit_mask_searches_match_the_list_searches(rows, cols, data):
+    from fillomino.grid import bit_component, bit_components, bit_neighbours, bit_spread
+
+    n = rows * cols
+    cells = data.draw(st.sets(st.integers(0, n - 1)))
+    nbrs = neighbours(rows, cols)
+    mask = sum(1 << c for c in cells)
+    assert bit_neighbours(rows, cols) == tuple(sum(1 << m for m in nb) for nb in nbrs)
+    spread = set(cells) | set(boundary(cells, nbrs))
+    assert bit_spread(mask, rows, cols) == sum(1 << c for c in spread)
+    want = [sum(1 << c for c in comp) for comp in components(sorted(cells), nbrs)]
+    assert bit_components(mask, rows, cols) == want
+    if cells:
+        start = min(cells)
+        assert bit_component(1 << start, mask, rows, cols) == sum(1 << c for c in component(start, cells, nbrs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -18,10 +19,12 @@ EPILOG = """examples:
   fillomino count --empty 3x3 --list --limit 5   prints the first 5 solutions as found
 
 A cut is a partition of the grid into connected regions, each labelled by its size; a solution
-(picture) is a cut whose touching regions differ in size. Methods: enumerate (one by one),
-transfer (row-by-row dynamic program, narrow boards), ganak (model counter on a complete CNF,
-needs pip install 'fillomino[count]'); auto enumerates up to 1000 and then switches.
-Ctrl-C prints the count so far as "at least N" and exits 130."""
+(picture) is a cut whose touching regions differ in size. Methods: regions (lays whole regions,
+counts the parts they cut off once each), enumerate (one by one on the CNF engine), transfer
+(row-by-row dynamic program, narrow boards), ganak (model counter on a complete CNF, needs
+pip install 'fillomino[count]'); auto takes transfer for a clue-free board at most 6 wide and
+regions for everything else (by the board, never by the clock).
+Exit 0 when counted (or stopped at --limit), 3 when --budget ran out, 130 on Ctrl-C."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, metavar="N", help='stop at N and report "at least N"')
     p.add_argument(
         "--method",
-        choices=("auto", "enumerate", "transfer", "ganak"),
+        choices=("auto", "regions", "enumerate", "transfer", "ganak"),
         default="auto",
         help="counting method (default: auto)",
     )
@@ -62,37 +65,15 @@ def board_from_args(args: argparse.Namespace) -> Puzzle:
     return load_puzzle(args.input)
 
 
-class _Status:
-    """A one-line progress report on stderr, only on a terminal and only after the first second."""
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.shown = False
-        self.tty = sys.stderr.isatty()
-
-    def __call__(self, text: str) -> None:
-        if self.tty and time.monotonic() - self.start > 1.0:
-            sys.stderr.write(f"\r\x1b[K{text} ({time.monotonic() - self.start:.0f} s)")
-            sys.stderr.flush()
-            self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
-
-
 def run(args: argparse.Namespace) -> int:
     from ..count import CountInterrupted, count
     from ..solvers import Budget
 
     puzzle = board_from_args(args)
     budget = Budget.parse(args.budget)
-    status = _Status()
+    if args.list:
+        return _list(puzzle, args, budget)
     try:
-        if args.list:
-            return _list(puzzle, args, budget, status)
         result = count(
             puzzle,
             cuts=args.cuts,
@@ -100,16 +81,20 @@ def run(args: argparse.Namespace) -> int:
             max_size=args.max_size,
             method=args.method,
             budget=budget,
-            progress=status,
+            bar=True,
         )
     except CountInterrupted as stop:
-        status.clear()
         _report(stop.result, args, interrupted=True)
         return 130
-    finally:
-        status.clear()
     _report(result, args)
-    return 0
+    return _exit_code(result, args)
+
+
+def _exit_code(result, args: argparse.Namespace) -> int:
+    """0 when counted or stopped at --limit; 3 when the budget ran out first (as the other commands do)."""
+    if result.exact or (args.limit is not None and result.count >= args.limit):
+        return 0
+    return 3
 
 
 def _report(result, args: argparse.Namespace, interrupted: bool = False) -> None:
@@ -126,19 +111,20 @@ def _report(result, args: argparse.Namespace, interrupted: bool = False) -> None
     print(f"{result.describe()}{why}  [{result.method}, {result.seconds:.2f} s]")
 
 
-def _list(puzzle: Puzzle, args: argparse.Namespace, budget, status: _Status) -> int:
+def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
     """Stream solutions (text grids separated by blank lines, or JSON lines), then the count."""
     from ..count import CountResult, OutOfTime, iter_solutions, region_sizes
     from ..formats import format_grid
 
-    if args.method not in ("auto", "enumerate"):
-        raise FillominoError("--list enumerates solutions one by one: use it with --method auto or enumerate")
+    if args.method not in ("auto", "regions", "enumerate"):
+        raise FillominoError("--list enumerates solutions one by one: use it with --method auto, regions or enumerate")
+    method = "enumerate" if args.method == "enumerate" else "regions"
     if args.limit is not None and args.limit < 1:
         raise FillominoError(f"--limit must be at least 1, got {args.limit}")
     start = time.monotonic()
     deadline = None if budget.seconds is None else start + budget.seconds
     found, exact, code = 0, True, 0
-    it = iter_solutions(puzzle, cuts=args.cuts, max_size=args.max_size, deadline=deadline)
+    it = iter_solutions(puzzle, cuts=args.cuts, max_size=args.max_size, deadline=deadline, method=method)
     try:
         for grid in it:
             found += 1
@@ -147,9 +133,9 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget, status: _Status) -> 
                     labels = region_sizes([v for row in grid for v in row])
                     cols = puzzle.cols
                     rows = [labels[i : i + cols] for i in range(0, len(labels), cols)]
-                    print_json({"regions": [list(r) for r in grid], "labels": rows})
+                    sys.stdout.write(json.dumps({"regions": [list(r) for r in grid], "labels": rows}) + "\n")
                 else:
-                    print_json({"solution": [list(r) for r in grid]})
+                    sys.stdout.write(json.dumps({"solution": [list(r) for r in grid]}) + "\n")  # one write a line
             else:
                 if found > 1:
                     sys.stdout.write("\n")
@@ -164,8 +150,8 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget, status: _Status) -> 
         exact, code = False, 130
     finally:
         it.close()
-    result = CountResult(found, exact, args.cuts, args.max_size, "enumerate", time.monotonic() - start)
+    result = CountResult(found, exact, args.cuts, args.max_size, method, time.monotonic() - start, code == 130)
     if not args.json and found:
         sys.stdout.write("\n")
     _report(result, args, interrupted=code == 130)
-    return code
+    return code or _exit_code(result, args)

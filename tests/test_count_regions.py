@@ -1,0 +1,208 @@
+"""The region-laying counter against the brute force and the other methods; auto's promises; the CLI's exits.
+
+tests/bruteforce.py shares no code with fillomino: it is the referee for every count and list here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from bruteforce import count_cuts, count_pictures, cuts, pictures
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fillomino.cli import main
+from fillomino.count import auto_method, count, iter_solutions
+from fillomino.puzzle import Puzzle
+from fillomino.regions import RegionSearch, RegionTimeout, count_regions, iter_regions
+from fillomino.transfer import count_cuts as transfer_cuts
+from fillomino.transfer import count_pictures as transfer_pictures
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def flat(grid) -> tuple[int, ...]:
+    return tuple(v for row in grid for v in row)
+
+
+@st.composite
+def clued_boards(draw, max_cells: int = 16, most: int = 7):
+    """Small boards (either orientation) with random clues, some impossible, and sometimes a --max-size."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, min(5, max_cells // rows))))
+    n = rows * cols
+    density = draw(st.sampled_from([0.0, 0.2, 0.4, 0.7]))
+    clues = [draw(st.integers(1, min(n, most))) if draw(st.floats(0, 1)) < density else 0 for _ in range(n)]
+    cap = draw(st.sampled_from([None, None, 2, 3, 5]))
+    if cap is not None and any(c > cap for c in clues):
+        cap = None
+    return Puzzle(rows, cols, tuple(clues)), cap
+
+
+@settings(max_examples=250, deadline=None)
+@given(clued_boards(12))
+def test_region_counts_and_lists_are_the_brute_force_ones(case):
+    board, cap = case
+    r, c, clues = board.rows, board.cols, list(board.clues)
+    assert count_regions(board, max_size=cap) == count_pictures(r, c, clues, cap)
+    assert count_regions(board, cuts=True, max_size=cap) == count_cuts(r, c, clues, cap)
+    assert sorted(flat(g) for g in iter_regions(board, max_size=cap)) == sorted(pictures(r, c, clues, cap))
+    assert sorted(flat(g) for g in iter_regions(board, cuts=True, max_size=cap)) == sorted(cuts(r, c, clues, cap))
+
+
+@settings(max_examples=120, deadline=None)
+@given(clued_boards(16))
+def test_region_search_and_transfer_matrix_agree(case):
+    board, cap = case
+    assert count_regions(board, max_size=cap) == transfer_pictures(board, cap)
+    assert count_regions(board, cuts=True, max_size=cap) == transfer_cuts(board, cap)
+
+
+@pytest.mark.parametrize("shape", [(1, 7), (7, 1), (2, 5), (5, 2), (3, 4), (4, 3)], ids=str)
+def test_region_search_on_empty_boards_and_their_transposes(shape):
+    rows, cols = shape
+    board = Puzzle.empty(rows, cols)
+    assert count_regions(board) == count_pictures(rows, cols)
+    assert count_regions(board, cuts=True) == count_cuts(rows, cols)
+    assert count_regions(board, max_size=3) == count_pictures(rows, cols, max_size=3)
+
+
+# a 5x6 board with three 9s, five 8s, a 5 and a 2 (the kind issue 21 found the old counter stuck on);
+# tests/bruteforce.py counts 15978 pictures in about 27 s, too slow to run here
+NINES_AND_EIGHTS = Puzzle(5, 6, (
+    9, 0, 0, 0, 0, 0,
+    9, 0, 0, 0, 9, 0,
+    2, 0, 0, 5, 0, 0,
+    0, 0, 8, 0, 0, 8,
+    0, 0, 8, 0, 8, 8,
+))
+
+
+def test_nines_and_eights_board_has_the_brute_force_count():
+    assert count_regions(NINES_AND_EIGHTS) == 15978
+
+
+def test_wide_boards_are_searched_transposed_and_listed_the_right_way_round():
+    board = Puzzle(2, 4, (0, 0, 0, 3, 0, 0, 0, 0))
+    search = RegionSearch(board)
+    assert search.flip
+    assert sorted(flat(g) for g in search.solutions()) == sorted(pictures(2, 4, list(board.clues)))
+
+
+def test_deadline_raises_instead_of_guessing():
+    with pytest.raises(RegionTimeout):
+        count_regions(Puzzle(5, 5, (0,) * 24 + (2,)), deadline=time.monotonic() - 1)
+
+
+def test_auto_chooses_by_the_board_alone():
+    assert auto_method(Puzzle.empty(4, 4)) == "transfer"
+    assert auto_method(Puzzle.empty(7, 7)) == "regions"
+    assert auto_method(Puzzle(3, 3, (0, 2, 0, 0, 2, 3, 4, 0, 0))) == "regions"
+    assert auto_method(Puzzle.empty(4, 4), limit=10) == "regions"
+    first = count(NINES_AND_EIGHTS)
+    assert first.method == "regions" and first.status == "exact"
+    assert count(NINES_AND_EIGHTS).count == first.count
+
+
+def test_region_method_lists_up_to_a_limit():
+    result = count(Puzzle.empty(3, 3), limit=10, method="regions")
+    assert (result.count, result.exact, result.status) == (10, False, "lower_bound")
+    listed = list(iter_solutions(Puzzle.empty(2, 3), method="regions"))
+    assert sorted(flat(g) for g in listed) == sorted(pictures(2, 3, [0] * 6))
+
+
+def test_spent_budget_is_unknown_and_exits_3(capsys):
+    class Spent:
+        seconds = 0.0
+
+    result = count(Puzzle(6, 6, (0,) * 35 + (3,)), budget=Spent())
+    assert (result.exact, result.status, result.count) == (False, "unknown", 0)
+    assert result.describe().startswith("unknown number of solutions")
+    assert main(["count", "fillomino:6x6:" + "a" * 35 + "3", "--budget", "0.001s", "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert (out["status"], out["exact"], out["interrupted"]) == ("unknown", False, False)
+
+
+def test_cli_names_the_method_and_lists_with_the_region_search(capsys):
+    assert main(["count", "fillomino:3x3:a2b234b", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["count"], out["method"], out["status"]) == (1, "regions", "exact")
+    assert main(["count", "--empty", "2x2", "--list", "--method", "regions"]) == 0
+    blocks = capsys.readouterr().out.strip().split("\n\n")
+    assert len(blocks) == 6 and blocks[-1].startswith("exactly 5 solutions")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the child")
+def test_ganak_child_dies_when_count_is_killed_with_sigkill():
+    pytest.importorskip("pyganak")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    parent = subprocess.Popen([sys.executable, "-m", "fillomino", "count", "--empty", "4x4", "--method", "ganak"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while not kids and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.1)
+            kids = _children(parent.pid)
+        assert kids, "the ganak child never started"
+        time.sleep(0.5)  # let the child arm its parent-death signal
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while any(_alive(k) for k in kids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(k) for k in kids)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for k in kids:
+            if _alive(k):
+                os.kill(k, signal.SIGKILL)
+
+
+def test_progress_bar_only_on_a_terminal(capsys, monkeypatch):
+    board = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
+    assert count(board, bar=True).count == count_pictures(3, 4, list(board.clues))
+    assert capsys.readouterr().err == ""  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert count(board, bar=True).count == count_pictures(3, 4, list(board.clues))
+    assert "counting" in capsys.readouterr().err
+    assert count(board).count  # the library shows no bar unless asked
+    assert capsys.readouterr().err == ""
+
+
+def test_auto_hands_a_dead_end_search_to_the_cnf_engine(monkeypatch):
+    import fillomino.count as count_module
+
+    monkeypatch.setattr(count_module, "STUCK_PARTS", 1)
+    board = Puzzle(1, 3, (2, 0, 2))  # no solution: every part the search counts is dead
+    result = count(board)
+    assert (result.count, result.exact, result.method) == (0, True, "enumerate")
+    assert count(board, method="regions").method == "regions"  # asked for by name: no hand-over
+    alive = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
+    assert count(alive).method == "regions"  # live parts: the search keeps going
