@@ -51,12 +51,12 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
-          deadline: float | None = None) -> Run:
+          deadline: float | None = None, nested: bool = False) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.perf_counter() value)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
-    ctx = Context(clues, solve, deadline)
+    ctx = Context(clues, solve, deadline, nested)
     run = Run(board)
     empty = board.empty_cell()
     if empty is not None:

@@ -15,7 +15,7 @@ from ..grid import boundary, component, component_sizes, components, cut_cells, 
 from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
 from .steps import LogicStep
 
-POCKET_TRIES = 4096
+POCKET_TRIES = 512
 """Most assignments pair/pocket try in one area; a bigger area is left to other techniques (never guessed)."""
 
 
@@ -27,6 +27,8 @@ class Context:
     clues: Sequence[int]
     solve: Callable | None = None
     deadline: float | None = None
+    nested: bool = False
+    """Inside a look-ahead: only the cells' own candidates are tried, not the growth of groups."""
 
 
 @dataclass
@@ -407,7 +409,7 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 # ---- look-ahead -----------------------------------------------------------------------------------
-def _hypotheses(b: Board, width: int) -> list[tuple[int, int, bool]]:
+def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool]]:
     """(cell, size, is) questions to look ahead on: every size of a cell with at most ``width`` candidates,
     then for each growing group (fewest exits first) whether an exit takes its size or not."""
     out: list[tuple[int, int, bool]] = []
@@ -419,7 +421,7 @@ def _hypotheses(b: Board, width: int) -> list[tuple[int, int, bool]]:
                 out.append((c, v, True))
                 seen.add((c, v, True))
     exits = []
-    for g in growing(b):
+    for g in ([] if nested else growing(b)):
         xs = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value) and not single(b.cand[c])]
         exits.append((len(xs), g.value, xs))
     for k, v, xs in sorted(exits, key=lambda e: e[0]):
@@ -441,7 +443,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
 
     p = Pass(b, name, level)
     assert ctx.solve is not None
-    for c, v, is_v in _hypotheses(b, width):
+    for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.perf_counter() > ctx.deadline:
             return p.steps
         trial = b.copy()
@@ -450,7 +452,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         else:
             trial.cand[c] &= ~bit(v)
         trial.changed()
-        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline)
+        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
         if run.state != "contradiction":
             continue
         last = run.steps[-1].sentence if run.steps else "a cell has no size left"
