@@ -26,6 +26,8 @@ COMMANDS = (
     "generate",
     "certify",
     "render",
+    "rate",
+    "hint",
 )
 
 EXIT_USAGE = 2

@@ -152,8 +152,9 @@ def test_a_budget_gives_unrated_never_a_guess():
 
 
 # ---- soundness on the corpora ----------------------------------------------------------------------
-CORPUS_SAMPLE = sorted((ROOT / "corpus" / "05x05").glob("*.txt")) + sorted((ROOT / "corpus" / "06x06").glob("*.txt"))[:8] \
-    + sorted((ROOT / "corpus" / "07x07").glob("*.txt"))[:3]
+CORPUS_SAMPLE = (sorted((ROOT / "corpus" / "05x05").glob("*.txt"))
+                 + sorted((ROOT / "corpus" / "06x06").glob("*.txt"))[:8]
+                 + sorted((ROOT / "corpus" / "07x07").glob("*.txt"))[:3])
 
 
 @pytest.mark.parametrize("path", CORPUS_SAMPLE, ids=lambda p: p.name)

@@ -47,7 +47,8 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
     for g in b.groups():
         if len(g.cells) != g.value:
             word = "more" if len(g.cells) > g.value else "fewer"
-            raise Contradiction(g.cells[0], f"{b.describe_group(g, clues)} has {len(g.cells)} cells, {word} than {g.value}")
+            raise Contradiction(g.cells[0],
+                                f"{b.describe_group(g, clues)} has {len(g.cells)} cells, {word} than {g.value}")
 
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..grid import boundary, component, component_sizes, components, cut_cells, distances
+from ..grid import boundary, component, component_sizes, components, distances
 from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
 from .steps import LogicStep
 
@@ -171,6 +171,15 @@ def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
+def _too_small(sizes: dict[int, int]) -> str:
+    """``3 (2 cells), 5/6/7 (4 cells)``: sizes grouped by the area they would have."""
+    by_area: dict[int, list[int]] = {}
+    for v, area in sorted(sizes.items()):
+        by_area.setdefault(area, []).append(v)
+    return ", ".join(f"{'/'.join(map(str, vs))} ({area} cell{'s' if area != 1 else ''})"
+                     for area, vs in sorted(by_area.items()))
+
+
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "no_room", "easy")
     present = 0
@@ -178,6 +187,7 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     for c in opened:
         present |= b.cand[c]
     present &= ~3  # sizes 0 and 1 always fit
+    found: dict[int, dict[int, int]] = {}
     for v in iter_bits(present):
         allow = b.allows(v)
         total = sum(allow)
@@ -185,12 +195,14 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
         small = [c for c in opened if allow[c] and sizes[c] < v]
         if not small:
             continue
-        for area in components(small, b.nbrs):
-            fixed = [c for c in component(area[0], allow, b.nbrs) if single(b.cand[c])]
-            if fixed:
-                raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[area[0]]} cells")
-            p.add(area, f"{names(b, area)} {'is' if len(area) == 1 else 'are'} in an area of {sizes[area[0]]} "
-                  f"cells that allow {v}, too small for a {v}", dict.fromkeys(area, bit(v)))
+        fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
+        if fixed:
+            raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
+        for c in small:
+            found.setdefault(c, {})[v] = sizes[c]
+    for c, sizes_of in found.items():
+        p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, sorted(sizes_of)))}: the cells connected to it that "
+              f"allow the size are too few: {_too_small(sizes_of)}", {c: sum(bit(v) for v in sizes_of)})
     return p.steps
 
 
@@ -298,7 +310,7 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
             continue
         base = set(g.cells)
 
-        def closure(extra: frozenset[int]) -> set[int]:
+        def closure(extra: frozenset[int], base: set[int] = base, v: int = v) -> set[int]:
             region = base | extra
             for c in extra:
                 for m in b.nbrs[c]:
@@ -360,6 +372,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for g in b.groups():
         by_value.setdefault(g.value, []).append(g)
+    found: dict[int, dict[int, int]] = {}
     for v in iter_bits(present):
         allow = Allow(b.cand, v)
         reached: set[int] = set()
@@ -370,10 +383,13 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
         free = [bool(b.cand[c] & bit(v)) and not single(b.cand[c]) and not any(m in fixed_v for m in b.nbrs[c])
                 for c in range(b.size)]
         sizes = component_sizes(free, b.nbrs)
-        out = [c for c in opened if b.cand[c] & bit(v) and c not in reached and sizes[c] < v]
-        for area in components(out, b.nbrs):
-            p.add(area, f"no {v} can reach {names(b, area)}, and a new {v} there would have only "
-                  f"{sizes[area[0]]} cells away from the {v}s", dict.fromkeys(area, bit(v)))
+        for c in opened:
+            if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
+                found.setdefault(c, {})[v] = sizes[c]
+    for c, sizes_of in found.items():
+        p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, sorted(sizes_of)))}: no group of that size can reach it, "
+              f"and a new region there would have too few cells away from its size: {_too_small(sizes_of)}",
+              {c: sum(bit(v) for v in sizes_of)})
     return p.steps
 
 
