@@ -8,6 +8,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -176,19 +177,34 @@ def _too_small(sizes: dict[int, int]) -> str:
     by_area: dict[int, list[int]] = {}
     for v, area in sorted(sizes.items()):
         by_area.setdefault(area, []).append(v)
-    return ", ".join(f"{'/'.join(map(str, vs))} ({area} cell{'s' if area != 1 else ''})"
-                     for area, vs in sorted(by_area.items()))
+    return ", ".join(f"{_sizes(vs)} ({area} cell{'s' if area != 1 else ''})" for area, vs in sorted(by_area.items()))
+
+
+def _late(ctx: Context) -> bool:
+    return ctx.deadline is not None and time.perf_counter() > ctx.deadline
 
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "no_room", "easy")
-    present = 0
     opened = b.open_cells()
-    for c in opened:
-        present |= b.cand[c]
-    present &= ~3  # sizes 0 and 1 always fit
     found: dict[int, dict[int, int]] = {}
+    # sizes no fixed cell has: their areas lie inside the areas of open cells, so every such size above
+    # the open area's cell count goes at once, with no search per size
+    fixed_sizes = 0
+    for g in b.groups():
+        fixed_sizes |= bit(g.value)
+    is_open = [bool(m & (m - 1)) for m in b.cand]
+    area = component_sizes(is_open, b.nbrs)
+    present = 0
+    for c in opened:
+        above = b.cand[c] & ~fixed_sizes & ~((1 << (area[c] + 1)) - 1)
+        if above:
+            found[c] = dict.fromkeys(iter_bits(above), area[c])
+        present |= b.cand[c] & ~above
+    present &= ~3  # sizes 0 and 1 always fit
     for v in iter_bits(present):
+        if _late(ctx):
+            break
         allow = b.allows(v)
         total = sum(allow)
         sizes = component_sizes(allow, b.nbrs) if total >= v else [total] * b.size
@@ -201,9 +217,23 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
         for c in small:
             found.setdefault(c, {})[v] = sizes[c]
     for c, sizes_of in found.items():
-        p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, sorted(sizes_of)))}: the cells connected to it that "
+        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: the cells connected to it that "
               f"allow the size are too few: {_too_small(sizes_of)}", {c: sum(bit(v) for v in sizes_of)})
     return p.steps
+
+
+def _sizes(values: dict[int, int] | list[int]) -> str:
+    """``3/5/6-9``: sizes with runs shortened."""
+    vs = sorted(values)
+    parts = []
+    i = 0
+    while i < len(vs):
+        j = i
+        while j + 1 < len(vs) and vs[j + 1] == vs[j] + 1:
+            j += 1
+        parts.append(str(vs[i]) if j - i < 2 else f"{vs[i]}-{vs[j]}")
+        i = j + 1
+    return "/".join(parts)
 
 
 # ---- trying values in a small area ---------------------------------------------------------------
@@ -282,7 +312,7 @@ def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
     for g in growing(b):
         v = g.value
-        for x in _first_open(b, room(b, g), g):
+        for x in _first_open(b, room(b, g, limit=len(g.cells) + g.need), g):
             if len(component(g.cells, Without(b.cand, v, x), b.nbrs, limit=v)) < v:
                 p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
     return p.steps
@@ -368,12 +398,15 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     present = 0
     for c in opened:
         present |= b.cand[c]
-    present &= ~3
     by_value: dict[int, list[Group]] = {}
     for g in b.groups():
         by_value.setdefault(g.value, []).append(g)
+    # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
+    present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
     for v in iter_bits(present):
+        if _late(ctx):
+            break
         allow = Allow(b.cand, v)
         reached: set[int] = set()
         for g in by_value.get(v, ()):
@@ -387,7 +420,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
             if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
                 found.setdefault(c, {})[v] = sizes[c]
     for c, sizes_of in found.items():
-        p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, sorted(sizes_of)))}: no group of that size can reach it, "
+        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: no group of that size can reach it, "
               f"and a new region there would have too few cells away from its size: {_too_small(sizes_of)}",
               {c: sum(bit(v) for v in sizes_of)})
     return p.steps
