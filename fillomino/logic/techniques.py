@@ -188,26 +188,34 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "no_room", "easy")
     opened = b.open_cells()
     found: dict[int, dict[int, int]] = {}
-    # sizes no fixed cell has: their areas lie inside the areas of open cells, so every such size above
-    # the open area's cell count goes at once, with no search per size
     fixed_sizes = 0
     for g in b.groups():
         fixed_sizes |= bit(g.value)
     is_open = [bool(m & (m - 1)) for m in b.cand]
-    area = component_sizes(is_open, b.nbrs)
-    present = 0
-    for c in opened:
-        above = b.cand[c] & ~fixed_sizes & ~((1 << (area[c] + 1)) - 1)
-        if above:
-            found[c] = dict.fromkeys(iter_bits(above), area[c])
-        present |= b.cand[c] & ~above
-    present &= ~3  # sizes 0 and 1 always fit
-    for v in iter_bits(present):
+    for area in components(is_open, b.nbrs):
+        # sizes no fixed cell has: their areas lie inside this area of open cells, so sizes above its
+        # cell count go at once, and a size every cell of it allows keeps the whole area
+        n = len(area)
+        union, common = 0, -1
+        for c in area:
+            above = b.cand[c] & ~fixed_sizes & ~((1 << (n + 1)) - 1)
+            if above:
+                found[c] = dict.fromkeys(iter_bits(above), n)
+            union |= b.cand[c] & ~above
+            common &= b.cand[c]
+        for v in iter_bits(union & ~common & ~fixed_sizes & ~3):
+            if _late(ctx):
+                break
+            b_v = bit(v)
+            for part in components([c for c in area if b.cand[c] & b_v], b.nbrs):
+                if len(part) < v:
+                    for c in part:
+                        found.setdefault(c, {})[v] = len(part)
+    for v in iter_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
         allow = b.allows(v)
-        total = sum(allow)
-        sizes = component_sizes(allow, b.nbrs) if total >= v else [total] * b.size
+        sizes = component_sizes(allow, b.nbrs)
         small = [c for c in opened if allow[c] and sizes[c] < v]
         if not small:
             continue
