@@ -59,7 +59,7 @@ def rate_all(paths: list[Path], args: argparse.Namespace) -> list[dict]:
         row = {"file": str(path.relative_to(ROOT) if ROOT in path.parents else path.name), "name": path.name,
                "source": source_of(path), "shape": puzzle.shape, "level": r.level, "state": r.state,
                "score": r.score, "seconds": round(r.seconds, 4), "open": r.open_cells, "steps": len(r.steps),
-               "published": published}
+               "published": published, "counts": r.counts, "used_level": r.used_level}
         rows.append(row)
         print(f"[{k}/{len(paths)}] {row['file']} {row['shape']} {row['level']} {row['state']} "
               f"{row['seconds']:.3f}s", file=sys.stderr, flush=True)
@@ -87,6 +87,25 @@ def timing_table(rows: list[dict], budget: float | None) -> list[str]:
         out.append(f"| {shape} | {len(rs)} | {fmt_s(percentile(t, 0.5))} | {fmt_s(percentile(t, 0.95))} | "
                    f"{fmt_s(max(t))} | {sum(r['state'] == 'solved' for r in rs)} | "
                    f"{sum(r['state'] == 'budget' for r in rs)} |")
+    return out
+
+
+def targets_table(rows: list[dict]) -> list[str]:
+    """The issue's speed targets next to what was measured."""
+    def pick(pred) -> list[float]:
+        return [r["seconds"] for r in rows if pred(r)]
+
+    out = ["| target | puzzles | median | p95 | max | goal |", "| --- | --- | --- | --- | --- | --- |"]
+    for label, pred, goal in (
+        ("10x10, corpus/", lambda r: r["shape"] == "10x10" and r["source"] == "corpus", "median <= 15 ms"),
+        ("10x10, all sources", lambda r: r["shape"] == "10x10", "median <= 15 ms"),
+        ("20x20, all sources", lambda r: r["shape"] == "20x20", "median <= 100 ms"),
+        ("janko-330 (50x64)", lambda r: r["name"] == "janko-330.txt", "<= 5 s"),
+    ):
+        t = pick(pred)
+        if t:
+            out.append(f"| {label} | {len(t)} | {fmt_s(percentile(t, 0.5))} | {fmt_s(percentile(t, 0.95))} | "
+                       f"{fmt_s(max(t))} | {goal} |")
     return out
 
 
@@ -123,6 +142,7 @@ def section(rows: list[dict], args: argparse.Namespace) -> str:
              f"2-core machine shared with other work; budget {args.budget} s per puzzle (a puzzle whose budget runs "
              "out is unrated, state budget, and its time is the budget). Seconds are wall time of "
              "`fillomino.logic.rate` (reading the file excluded).", "",
+             "### Speed targets", "", *targets_table(rows), "",
              "### Time per shape", "", *timing_table(rows, args.budget), "",
              "### Levels per source and shape", "",
              "unrated: the techniques stall (state stuck), a rule breaks (no solution) or the budget runs out.", "",
@@ -148,12 +168,13 @@ def main() -> None:
     parser.add_argument("--no-external", action="store_true", help="skip ../shared/corpus-external")
     parser.add_argument("--extra", nargs="*", default=[], help="more puzzle files")
     parser.add_argument("--results", help="write one JSON line per puzzle here")
-    parser.add_argument("--from-results", help="read rows from a --results file instead of rating")
+    parser.add_argument("--from-results", nargs="+", help="read rows from --results files instead of rating")
     parser.add_argument("--write", help="replace the rater section at the end of this markdown file")
     args = parser.parse_args()
     args.argv = [a for a in sys.argv[1:]]
     if args.from_results:
-        rows = [json.loads(line) for line in Path(args.from_results).read_text().splitlines() if line.strip()]
+        rows = [json.loads(line) for f in args.from_results for line in Path(f).read_text().splitlines()
+                if line.strip()]
     else:
         rows = rate_all(files(args), args)
     if args.results and not args.from_results:

@@ -208,3 +208,12 @@ def test_random_boards_are_rated_soundly(rows, cols, data):
     if len(solutions) > 1:
         assert not rating.solved and rating.level == "unrated"
     assert_sound(puzzle, rating, engine=False)
+
+
+def test_way_through_fires_where_joining_another_group_is_too_big_and_is_sound():
+    puzzle = Puzzle(4, 5, (6, 1, 0, 1, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 2, 0, 0, 4, 0))
+    rating = rate(puzzle)
+    assert rating.counts.get("way_through")
+    step = next(s for s in rating.steps if s.technique == "way_through")
+    assert "goes through" in step.sentence and step.place
+    assert_sound(puzzle, rating, engine=False)

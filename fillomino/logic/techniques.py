@@ -326,17 +326,37 @@ def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
+class Reach(Allow):
+    """Cells a growing group may take: they allow its size, and are not next to another group of that
+    size too big to join (taking such a cell joins that whole group, more cells than the group still needs)."""
+
+    __slots__ = ("blocked",)
+
+    def __init__(self, b: Board, g: Group, skip: int = -1) -> None:
+        super().__init__(b.cand, g.value)
+        self.blocked = {skip}
+        for h in b.groups():
+            if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+                self.blocked.update(boundary(h.cells, b.nbrs))
+                self.blocked.update(h.cells)
+
+    def __contains__(self, i: int) -> bool:
+        return i not in self.blocked and bool(self.cand[i] & self.b)
+
+
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
+    """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
+    a cell that would join another group of its size too big to take; a cell every such way passes is its."""
     p = Pass(b, "way_through", "medium")
     for g in growing(b):
         v, need = g.value, g.need
-        near = distances(g.cells, b.nbrs, within=need, through=Allow(b.cand, v))
+        near = distances(g.cells, b.nbrs, within=need, through=Reach(b, g))
         if len(near) - len(g.cells) < need:
-            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells within {need} steps")
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
         for x in _first_open(b, list(near), g):
-            if len(distances(g.cells, b.nbrs, within=need, through=Without(b.cand, v, x))) - len(g.cells) < need:
-                p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells within {need} steps goes through "
-                      f"{b.name(x)}", place={x: v})
+            if len(distances(g.cells, b.nbrs, within=need, through=Reach(b, g, x))) - len(g.cells) < need:
+                p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
+                      f"goes through {b.name(x)}", place={x: v})
     return p.steps
 
 
