@@ -153,6 +153,25 @@ def section(rows: list[dict], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def write_levels(rows: list[dict]) -> int:
+    """Put a ``level:`` header (before ``grid:``) into every corpus/ file whose rating did not depend on the
+    budget (state solved or stuck: the same without a budget); returns how many files changed."""
+    changed = 0
+    for r in rows:
+        if r["source"] != "corpus" or r["state"] not in ("solved", "stuck"):
+            continue
+        path = ROOT / r["file"]
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = [line for line in lines if not line.startswith("level:")]
+        at = lines.index("grid:")
+        new = lines[:at] + [f"level: {r['level']}"] + lines[at:]
+        text = "\n".join(new) + "\n"
+        if text != path.read_text(encoding="utf-8"):
+            path.write_text(text, encoding="utf-8")
+            changed += 1
+    return changed
+
+
 def write(doc: Path, text: str) -> None:
     old = doc.read_text(encoding="utf-8") if doc.exists() else ""
     at = old.find(HEADING)
@@ -170,6 +189,8 @@ def main() -> None:
     parser.add_argument("--results", help="write one JSON line per puzzle here")
     parser.add_argument("--from-results", nargs="+", help="read rows from --results files instead of rating")
     parser.add_argument("--write", help="replace the rater section at the end of this markdown file")
+    parser.add_argument("--write-levels", action="store_true",
+                        help="put level: headers into corpus/ files rated without running out of budget")
     args = parser.parse_args()
     args.argv = [a for a in sys.argv[1:]]
     if args.from_results:
@@ -179,6 +200,8 @@ def main() -> None:
         rows = rate_all(files(args), args)
     if args.results and not args.from_results:
         Path(args.results).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if args.write_levels:
+        print(f"level: headers changed in {write_levels(rows)} corpus files", file=sys.stderr)
     text = section(rows, args)
     if args.write:
         write(Path(args.write), text)

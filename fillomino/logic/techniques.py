@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..grid import boundary, component, component_sizes, components, distances
+from ..grid import boundary, component, component_sizes, components, distances, group_of
 from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
 from .steps import LogicStep
 
@@ -249,8 +249,6 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
     fixed = Fixed(cand)
-    from ..grid import group_of
-
     seen: set[int] = set()
     for s in starts:
         v = single(cand[s])
@@ -332,13 +330,22 @@ class Reach(Allow):
 
     __slots__ = ("blocked",)
 
-    def __init__(self, b: Board, g: Group, skip: int = -1) -> None:
+    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None) -> None:
         super().__init__(b.cand, g.value)
-        self.blocked = {skip}
-        for h in b.groups():
-            if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
-                self.blocked.update(boundary(h.cells, b.nbrs))
-                self.blocked.update(h.cells)
+        if blocked is None:
+            blocked = set()
+            for h in b.groups():
+                if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+                    blocked.update(boundary(h.cells, b.nbrs))
+                    blocked.update(h.cells)
+        self.blocked = blocked
+
+    def without(self, x: int) -> Reach:
+        return Reach.__new__(Reach)._set(self.cand, self.b, self.blocked | {x})
+
+    def _set(self, cand: Sequence[int], b_: int, blocked: set[int]) -> Reach:
+        self.cand, self.b, self.blocked = cand, b_, blocked
+        return self
 
     def __contains__(self, i: int) -> bool:
         return i not in self.blocked and bool(self.cand[i] & self.b)
@@ -350,11 +357,12 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "way_through", "medium")
     for g in growing(b):
         v, need = g.value, g.need
-        near = distances(g.cells, b.nbrs, within=need, through=Reach(b, g))
+        reach = Reach(b, g)
+        near = distances(g.cells, b.nbrs, within=need, through=reach)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
         for x in _first_open(b, list(near), g):
-            if len(distances(g.cells, b.nbrs, within=need, through=Reach(b, g, x))) - len(g.cells) < need:
+            if len(distances(g.cells, b.nbrs, within=need, through=reach.without(x))) - len(g.cells) < need:
                 p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                       f"goes through {b.name(x)}", place={x: v})
     return p.steps
@@ -457,21 +465,24 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
     """Writing a size that completes a group (with the fixed cells of that size next to it, or a 1) walls
     the group off; when that starves a group around it, the size goes."""
-    from ..grid import group_of
-
     p = Pass(b, "forced", "medium")
+    b.groups()
     for c in b.open_cells():
-        sizes = {single(b.cand[m]) for m in b.nbrs[c]} | {1}
+        near: dict[int, int] = {1: 0}
+        seen: set[int] = set()
+        for m in b.nbrs[c]:
+            h = b.group_at(m)
+            if h is not None and id(h) not in seen:
+                seen.add(id(h))
+                near[h.value] = near.get(h.value, 0) + len(h.cells)
         bad = 0
         why = ""
-        for v in sorted(sizes):
-            if not v or not b.cand[c] & bit(v):
-                continue
+        for v, joined in sorted(near.items()):
+            if joined + 1 != v or not b.cand[c] & bit(v):
+                continue  # writing v does not complete a group: nothing is walled off
             cand = list(b.cand)
             cand[c] = bit(v)
             g = group_of(c, Fixed(cand), b.nbrs)  # type: ignore[arg-type]
-            if len(g) != v:
-                continue
             edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
             for m in edge:
                 cand[m] &= ~bit(v)
