@@ -217,3 +217,8 @@ def test_way_through_fires_where_joining_another_group_is_too_big_and_is_sound()
     step = next(s for s in rating.steps if s.technique == "way_through")
     assert "goes through" in step.sentence and step.place
     assert_sound(puzzle, rating, engine=False)
+
+
+def test_hint_on_marks_that_leave_a_cell_empty_says_so():
+    step = hint(SEED, [[4, [1], 3], [4, 2, 3], [4, 4, 3]])
+    assert step is not None and step.contradiction and step.cells == [1] and "r1c2 has no size left" in step.sentence

@@ -125,6 +125,12 @@ def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:
     """The next step the ladder takes from the clues (and ``marks``, the user's candidate grid, when
     given), or None when no technique makes progress (or every cell is already decided)."""
     board = Board.from_puzzle(puzzle, marks)  # type: ignore[arg-type]
+    empty = board.empty_cell()
+    if empty is not None:
+        name = board.name(empty)
+        return LogicStep("region_complete", "bookkeeping", [empty],
+                         f"{name} has no size left: the marks rule out every size there (or its clue)",
+                         contradiction=True)
     run = solve(board, puzzle.clues, max_passes=1)
     return run.steps[0] if run.steps else None
 
