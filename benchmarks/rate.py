@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle  # noqa: E402
 from fillomino.logic import rate  # noqa: E402
+from fillomino.logic.rating import level_of  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
 HEADING = "## Logical rater (fillomino rate)"
@@ -95,7 +96,8 @@ def targets_table(rows: list[dict]) -> list[str]:
     def pick(pred) -> list[float]:
         return [r["seconds"] for r in rows if pred(r)]
 
-    out = ["| target | puzzles | median | p95 | max | goal |", "| --- | --- | --- | --- | --- | --- |"]
+    out = ["| target | puzzles | median | p95 | max | solved | median of solved | goal |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for label, pred, goal in (
         ("10x10, corpus/", lambda r: r["shape"] == "10x10" and r["source"] == "corpus", "median <= 15 ms"),
         ("10x10, all sources", lambda r: r["shape"] == "10x10", "median <= 15 ms"),
@@ -103,9 +105,11 @@ def targets_table(rows: list[dict]) -> list[str]:
         ("janko-330 (50x64)", lambda r: r["name"] == "janko-330.txt", "<= 5 s"),
     ):
         t = pick(pred)
+        solved = pick(lambda r, pred=pred: pred(r) and r["state"] == "solved")
         if t:
             out.append(f"| {label} | {len(t)} | {fmt_s(percentile(t, 0.5))} | {fmt_s(percentile(t, 0.95))} | "
-                       f"{fmt_s(max(t))} | {goal} |")
+                       f"{fmt_s(max(t))} | {len(solved)} | {fmt_s(percentile(solved, 0.5)) if solved else '-'} | "
+                       f"{goal} |")
     return out
 
 
@@ -140,8 +144,9 @@ def section(rows: list[dict], args: argparse.Namespace) -> str:
     lines = [HEADING, "",
              f"Measured with `{cmd.strip()}` at commit {commit} on {time.strftime('%Y-%m-%d')}, one process on a "
              f"2-core machine shared with other work; budget {args.budget} s per puzzle (a puzzle whose budget runs "
-             "out is unrated, state budget, and its time is the budget). Seconds are wall time of "
-             "`fillomino.logic.rate` (reading the file excluded).", "",
+             "out is unrated, state budget, and its time is the budget). Seconds are CPU seconds of "
+             "`fillomino.logic.rate` (reading the file excluded; the budget is CPU time too, so that figures "
+             "do not depend on how busy the shared machine was).", "",
              "### Speed targets", "", *targets_table(rows), "",
              "### Time per shape", "", *timing_table(rows, args.budget), "",
              "### Levels per source and shape", "",
@@ -181,7 +186,7 @@ def write(doc: Path, text: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--budget", type=float, default=10.0, help="seconds per puzzle (default 10)")
+    parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds per puzzle (default 10)")
     parser.add_argument("--only", nargs="*", default=[], metavar="RxC", help="rate only these shapes")
     parser.add_argument("--no-corpus", action="store_true", help="skip corpus/")
     parser.add_argument("--no-external", action="store_true", help="skip ../shared/corpus-external")
@@ -196,6 +201,9 @@ def main() -> None:
     if args.from_results:
         rows = [json.loads(line) for f in args.from_results for line in Path(f).read_text().splitlines()
                 if line.strip()]
+        for row in rows:  # the depth rule may have changed since: the level follows from the counts
+            if row["state"] == "solved" and "counts" in row:
+                row["level"] = level_of(row["counts"])[0]
     else:
         rows = rate_all(files(args), args)
     if args.results and not args.from_results:

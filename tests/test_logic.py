@@ -86,7 +86,9 @@ def test_depth_rule_one_step_of_a_level_does_not_make_the_level():
     assert level_of({"only_exit": 5, "must_include": 3}) == ("medium", "medium")
     assert level_of({"must_include": 4, "short_contradiction": 1}) == ("medium", "hard")
     assert level_of({"short_contradiction": 2}) == ("hard", "hard")
-    assert level_of({"contradiction": 1}) == ("expert", "expert")
+    assert level_of({"contradiction": 1}) == ("easy", "expert")
+    assert level_of({"contradiction": 1, "short_contradiction": 2}) == ("hard", "expert")
+    assert level_of({"contradiction": 2}) == ("expert", "expert")
 
 
 def test_candidates_are_not_capped():
@@ -222,3 +224,10 @@ def test_way_through_fires_where_joining_another_group_is_too_big_and_is_sound()
 def test_hint_on_marks_that_leave_a_cell_empty_says_so():
     step = hint(SEED, [[4, [1], 3], [4, 2, 3], [4, 4, 3]])
     assert step is not None and step.contradiction and step.cells == [1] and "r1c2 has no size left" in step.sentence
+
+
+def test_corpus_level_headers_agree_with_the_rater():
+    leveled = [p for p in sorted((ROOT / "corpus" / "05x05").glob("*.txt")) if "\nlevel: " in p.read_text()]
+    assert len(leveled) >= 10  # the corpus carries level: headers (benchmarks/rate.py --write-levels)
+    for path in leveled[:12]:
+        assert check_level(read_puzzle(str(path))) is None, path.name

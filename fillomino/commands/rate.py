@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", metavar="FILE",
                    help="write the step log (audit STEPS format, JSON lines); one puzzle only")
     p.add_argument("--force", action="store_true", help="overwrite the --steps file if it exists")
-    p.add_argument("--budget", metavar="SECONDS", type=float, help="give up (unrated, state budget) after this long")
+    p.add_argument("--budget", metavar="SECONDS", type=float,
+                   help="give up (unrated, state budget) after this much CPU time")
     p.set_defaults(run=run)
 
 

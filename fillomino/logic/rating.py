@@ -12,9 +12,10 @@ from .steps import LEVELS, LogicStep
 from .techniques import LADDER
 
 RATED = ("easy", "medium", "hard", "expert")
-DEPTH = {"easy": 0, "medium": 3, "hard": 2, "expert": 1}
+DEPTH = {"easy": 0, "medium": 3, "hard": 2, "expert": 2}
 """Steps of its own level a puzzle must need to be rated at that level, so a medium is not an easy with
-one medium step, nor a hard a medium with one look-ahead (fewer, and it rates one level lower)."""
+one medium step, nor a hard a medium with one look-ahead, nor an expert a hard with one long look-ahead
+(fewer, and it rates at the next level down that has enough)."""
 WEIGHT = {"bookkeeping": 0, "easy": 1, "medium": 3, "hard": 12, "expert": 40}
 """Score per step by level: orders puzzles within a level (more and harder steps, higher score)."""
 TECHNIQUE_LEVEL = {t.name: t.level for t in LADDER}
@@ -95,7 +96,7 @@ def level_of(counts: dict[str, int]) -> tuple[str, str | None]:
 
 def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
                budget: object = None) -> Rating:
-    start = time.perf_counter()
+    start = time.process_time()
     seconds = _budget_seconds(budget)
     deadline = None if seconds is None else start + seconds
     run = solve(board, clues, deadline=deadline)
@@ -110,13 +111,13 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
     hardest = next((s for s in run.steps if LEVELS.index(s.level) == top), None)
     if run.state == "contradiction":
         hardest = run.steps[-1] if run.steps else None
-    return Rating(level, run.state, score, counts, run.steps, board.open_count(), time.perf_counter() - start,
+    return Rating(level, run.state, score, counts, run.steps, board.open_count(), time.process_time() - start,
                   rows, cols, hardest, used, board.candidates_grid())
 
 
 def rate(puzzle: Puzzle, *, budget: object = None) -> Rating:
-    """Solve ``puzzle`` with the ladder and rate it. ``budget``: seconds (or a solvers.Budget); when it
-    runs out the rating is "unrated" with state "budget"."""
+    """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
+    runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too."""
     board = Board.from_puzzle(puzzle)
     return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget)
 
