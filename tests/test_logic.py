@@ -142,6 +142,8 @@ def test_check_level_compares_the_header():
     bad = Puzzle(SEED.rows, SEED.cols, SEED.clues, metadata=(("level", "hard"),))
     problem = check_level(bad)
     assert problem is not None and "hard" in problem and "easy" in problem and "\n" not in problem
+    odd = Puzzle(SEED.rows, SEED.cols, SEED.clues, metadata=(("level", "tricky"),))
+    assert "not one of" in check_level(odd)
 
 
 def test_a_budget_gives_unrated_never_a_guess():

@@ -142,8 +142,11 @@ def check_level(puzzle: Puzzle, *, budget: object = None) -> str | None:
     want = puzzle.meta("level")
     if want is None:
         return None
+    words = want.split()
+    if not words or words[0] not in (*RATED, "unrated"):
+        return f"level: header {want!r} is not one of easy, medium, hard, expert, unrated"
     got = rate(puzzle, budget=budget)
-    have = got.level if got.state != "contradiction" else "unrated"
-    if want.split()[0] != have:
-        return f"level: header says {want.split()[0]}, the rater says {have} ({got.state})"
+    have = got.level
+    if words[0] != have:
+        return f"level: header says {words[0]}, the rater says {have} ({got.state})"
     return None
