@@ -127,6 +127,19 @@ def level_table(rows: list[dict]) -> list[str]:
     return out
 
 
+def state_lines(rows: list[dict]) -> list[str]:
+    """Per source: how many the ladder solves, and why the rest are unrated."""
+    by: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        by[r["source"]][r["state"]] += 1
+    out = []
+    for source, c in sorted(by.items(), key=lambda kv: (kv[0] != "corpus", -sum(kv[1].values()))):
+        n = sum(c.values())
+        out.append(f"- {source}: {c['solved']} of {n} solved by logic ({100 * c['solved'] / n:.0f}%); "
+                   f"stuck {c['stuck']}, budget ran out {c['budget']}, contradiction {c['contradiction']}")
+    return out
+
+
 def published_table(rows: list[dict]) -> list[str]:
     pub = [r for r in rows if r.get("published")]
     if not pub:
@@ -151,7 +164,7 @@ def section(rows: list[dict], args: argparse.Namespace) -> str:
              "### Time per shape", "", *timing_table(rows, args.budget), "",
              "### Levels per source and shape", "",
              "unrated: the techniques stall (state stuck), a rule breaks (no solution) or the budget runs out.", "",
-             *level_table(rows), ""]
+             *level_table(rows), "", *state_lines(rows), ""]
     pub = published_table(rows)
     if pub:
         lines += ["### Published difficulty (penpuz daily database) next to our level", "", *pub, ""]
@@ -201,6 +214,7 @@ def main() -> None:
     if args.from_results:
         rows = [json.loads(line) for f in args.from_results for line in Path(f).read_text().splitlines()
                 if line.strip()]
+        rows = list({row["file"]: row for row in rows}.values())  # a puzzle rated twice: the last rating
         for row in rows:  # the depth rule may have changed since: the level follows from the counts
             if row["state"] == "solved" and "counts" in row:
                 row["level"] = level_of(row["counts"])[0]
