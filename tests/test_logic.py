@@ -230,8 +230,12 @@ def test_hint_on_marks_that_leave_a_cell_empty_says_so():
     assert step is not None and step.contradiction and step.cells == [1] and "r1c2 has no size left" in step.sentence
 
 
-def test_corpus_level_headers_agree_with_the_rater():
-    leveled = [p for p in sorted((ROOT / "corpus" / "05x05").glob("*.txt")) if "\nlevel: " in p.read_text()]
-    assert len(leveled) >= 10  # the corpus carries level: headers (benchmarks/rate.py --write-levels)
-    for path in leveled[:12]:
-        assert check_level(read_puzzle(str(path))) is None, path.name
+def test_check_level_on_corpus_files_with_the_header_certify_will_read():
+    for path in sorted((ROOT / "corpus" / "05x05").glob("*.txt"))[:10]:
+        puzzle = read_puzzle(str(path))
+        level = rate(puzzle).level
+        headed = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", level)))
+        assert check_level(headed) is None, path.name
+        other = "hard" if level != "hard" else "easy"
+        wrong = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", other)))
+        assert check_level(wrong) == f"level: header says {other}, the rater says {level} (solved)", path.name
