@@ -11,7 +11,9 @@ EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve 
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
 stall (cells left open), a rule breaks (no solution) or the budget runs out.
 Exit 0 when every puzzle is rated, 1 when some is unrated, 3 when the budget ran out on some,
-2 on unusable input. Full description: docs/usage/rate.md."""
+2 on unusable input. Full description: docs/usage/rate.md.
+
+Example: fillomino rate fillomino:3x3:a2b234b"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
