@@ -239,3 +239,20 @@ def test_check_level_on_corpus_files_with_the_header_certify_will_read():
         other = "hard" if level != "hard" else "easy"
         wrong = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", other)))
         assert check_level(wrong) == f"level: header says {other}, the rater says {level} (solved)", path.name
+
+
+def test_closed_area_cuts_an_enclosed_area_into_its_own_regions_soundly():
+    puzzle = Puzzle(3, 5, (2, 0, 2, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    rating = rate(puzzle)
+    step = next(s for s in rating.steps if s.technique == "closed_area")
+    assert step.removes and "must be cut into new regions of its own" in step.sentence
+    assert_sound(puzzle, rating)
+    assert rating.solved == (len(bruteforce.pictures(3, 5, list(puzzle.clues))) == 1)
+
+
+def test_an_enclosed_clue_free_nine_is_found(external_corpus):
+    path = next(p for p in external_corpus if p.name == "penpuz-db10_9x9.txt")  # published easy
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("closed_area") == 1 and rating.level == "easy"
+    assert_sound(puzzle, rating)

@@ -305,6 +305,80 @@ def pocket(b: Board, ctx: Context) -> list[LogicStep]:
     return _area_try(b, ctx, "pocket", "medium", 3, 5)
 
 
+CLOSED_AREA_MAX = 12
+"""Largest enclosed area closed_area partitions (more cells: too many ways for a person, and for the search)."""
+CLOSED_AREA_TRIES = 20000
+"""Most regions closed_area tries in one area before it gives up on it (no deduction: never a guess)."""
+
+
+def _connected_sets(start: int, free: set[int], nbrs: Sequence[Sequence[int]]):
+    """Every connected subset of ``free`` that holds ``start``, each once (grown from start; cells already
+    passed over are never added back)."""
+    def grow(chosen: list[int], frontier: list[int], banned: set[int]):
+        yield chosen
+        for k, c in enumerate(frontier):
+            rest = frontier[k + 1:]
+            new = [m for m in nbrs[c] if m in free and m not in banned and m not in chosen and m not in rest]
+            yield from grow(chosen + [c], rest + new, banned | set(frontier[:k + 1]))
+    first = [m for m in nbrs[start] if m in free]
+    yield from grow([start], first, {start})
+
+
+def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
+    """An area of open cells whose every neighbour is in a complete region is filled by clue-free regions of
+    its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
+    p = Pass(b, "closed_area", "medium")
+    b.groups()
+    opened = [not single(m) for m in b.cand]
+    for area in components(opened, b.nbrs):
+        if not 6 <= len(area) <= CLOSED_AREA_MAX:
+            continue
+        outside = boundary(area, b.nbrs)
+        if any(len(b.group_at(m).cells) != b.value(m) for m in outside):  # type: ignore[union-attr]
+            continue  # a group around it may still grow in
+        seen = {c: 0 for c in area}
+        tries = [0]
+        ok = _partition(b, set(area), {}, seen, tries)
+        if not ok:
+            continue  # too many ways: no deduction
+        if not any(seen.values()):
+            raise Contradiction(area[0], f"the enclosed {names(b, area)} cannot be cut into regions")
+        removes = {c: b.cand[c] & ~seen[c] for c in area}
+        if any(removes.values()):
+            kept = "; ".join(f"{b.name(c)} {_sizes(values_of(seen[c]))}" for c in area)
+            p.add(area, f"the enclosed {names(b, area)} ({len(area)} cells, every region around it complete) "
+                  f"must be cut into new regions of its own; the only ways leave {kept}", removes)
+    return p.steps
+
+
+def _partition(b: Board, free: set[int], sizes: dict[int, int], seen: dict[int, int], tries: list[int]) -> bool:
+    """Record in ``seen`` the size of every cell in every way to cut ``free`` into regions (given ``sizes``
+    of the cells cut so far); False when the tries ran out."""
+    if not free:
+        for c, k in sizes.items():
+            seen[c] |= bit(k)
+        return True
+    start = min(free)
+    for region in _connected_sets(start, free, b.nbrs):
+        tries[0] += 1
+        if tries[0] > CLOSED_AREA_TRIES:
+            return False
+        k = len(region)
+        if any(not b.cand[c] & bit(k) for c in region):
+            continue
+        inside = set(region)
+        if any(m not in inside and (sizes.get(m) == k or b.value(m) == k) for c in region for m in b.nbrs[c]):
+            continue
+        for c in region:
+            sizes[c] = k
+        ok = _partition(b, free - inside, sizes, seen, tries)
+        for c in region:
+            del sizes[c]
+        if not ok:
+            return False
+    return True
+
+
 # ---- medium ---------------------------------------------------------------------------------------
 def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
     """The open cells among the first ``need`` cells met after the group in breadth-first order: only they
@@ -581,6 +655,7 @@ LADDER: tuple[Technique, ...] = (
     Technique("completions", "medium", completions),
     Technique("new_region", "medium", new_region),
     Technique("pocket", "medium", pocket),
+    Technique("closed_area", "medium", closed_area),
     Technique("forced", "medium", forced),
     Technique("short_contradiction", "hard", short_contradiction),
     Technique("contradiction", "expert", contradiction),
