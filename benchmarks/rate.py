@@ -44,7 +44,7 @@ def files(args: argparse.Namespace) -> list[Path]:
     out = [] if args.no_corpus else sorted((ROOT / "corpus").glob("*/*.txt"))
     if not args.no_external and EXTERNAL.is_dir():
         out += sorted(EXTERNAL.glob("*.txt"))
-    out += [Path(p) for p in args.extra]
+    out += [Path(p).resolve() for p in args.extra]
     return out
 
 
