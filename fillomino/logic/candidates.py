@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..grid import groups_by, neighbour_table
-from ..puzzle import FillominoError, Puzzle
+from ..puzzle import Puzzle
 
 
 def bit(v: int) -> int:
@@ -174,7 +174,3 @@ def iter_bits(mask: int) -> Iterator[int]:
         yield low.bit_length() - 1
         mask ^= low
 
-
-def check_shape(puzzle: Puzzle, marks: object) -> None:
-    if marks is not None and not isinstance(marks, Sequence):
-        raise FillominoError("marks must be a candidate grid: rows of cells, each a list of sizes or null")
