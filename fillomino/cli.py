@@ -27,6 +27,8 @@ COMMANDS = (
     "certify",
     "render",
     "serve",
+    "rate",
+    "hint",
 )
 
 EXIT_USAGE = 2

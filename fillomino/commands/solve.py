@@ -29,8 +29,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json(p)
     p.add_argument("--plain", action="store_true", help="print the answer as digit rows (the answer format)")
     add_no_color(p)
+    p.add_argument("--logic", action="store_true",
+                   help="solve like a person: the logical solver's whole path, step by step (see 'rate')")
     add_engine_options(p)
     p.set_defaults(run=run)
+
+
+def _run_logic(args: argparse.Namespace, puzzle) -> int:
+    from ..logic import rate
+    from ..logic.candidates import cell_name
+    from ..solvers import Budget
+    from ..terminal import format_board, use_color
+
+    budget = Budget.parse(args.budget).seconds if args.budget else None
+    rating = rate(puzzle, budget=budget)
+    if args.json:
+        print_json(rating.to_json(steps=True))
+        return 0 if rating.solved else 1
+    for k, step in enumerate(rating.steps, 1):
+        cells = ", ".join(cell_name(c, puzzle.cols) for c in step.cells)
+        print(f"{k:4}. [{step.level}] {step.technique} ({cells}): {step.sentence}")
+    answer = None
+    if rating.solved:
+        answer = tuple(tuple(cell[0] for cell in row) for row in rating.final)
+        print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color)))
+    print(f"{rating.state}: level {rating.level}, score {rating.score}, {len(rating.steps)} steps, "
+          f"{rating.open_cells} cells open, {rating.seconds:.3f} s")
+    return 0 if rating.solved else 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from ..terminal import format_board, use_color
 
     puzzle = load_puzzle(args.input)
+    if args.logic:
+        return _run_logic(args, puzzle)
     kwargs = engine_kwargs(args)
     try:
         answer = solve(puzzle, **kwargs)

@@ -1,0 +1,234 @@
+"""Rate puzzles with the logical solver: time per size (median, p95, max) and levels per source and size.
+
+    python benchmarks/rate.py                         # corpus/ and ../shared/corpus-external, 10 s budget each
+    python benchmarks/rate.py --only 10x10 20x20 --budget 5
+    python benchmarks/rate.py --write docs/benchmarks.md --results rate-results.jsonl
+
+``--write`` replaces the section "Logical rater" at the end of the file (or appends it). ``--results``
+keeps one JSON line per puzzle (file, source, shape, level, state, score, seconds, open cells), which
+``--from-results`` reads back to rewrite the tables without rating again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.stats import percentile  # noqa: E402
+from fillomino.formats import read_puzzle  # noqa: E402
+from fillomino.logic import rate  # noqa: E402
+from fillomino.logic.rating import level_of  # noqa: E402
+
+EXTERNAL = ROOT.parent / "shared" / "corpus-external"
+HEADING = "## Logical rater (fillomino rate)"
+LEVEL_ORDER = ("easy", "medium", "hard", "expert", "unrated")
+PUBLISHED = {"简单": "easy", "困难": "hard", "极难": "very hard"}
+
+
+def source_of(path: Path) -> str:
+    if EXTERNAL in path.parents:
+        return re.split(r"[-_]", path.name, maxsplit=1)[0]
+    return "corpus"
+
+
+def files(args: argparse.Namespace) -> list[Path]:
+    out = [] if args.no_corpus else sorted((ROOT / "corpus").glob("*/*.txt"))
+    if not args.no_external and EXTERNAL.is_dir():
+        out += sorted(EXTERNAL.glob("*.txt"))
+    out += [Path(p).resolve() for p in args.extra]
+    return out
+
+
+def rate_all(paths: list[Path], args: argparse.Namespace) -> list[dict]:
+    rows = []
+    for k, path in enumerate(paths, 1):
+        puzzle = read_puzzle(str(path))
+        if args.only and puzzle.shape not in args.only:
+            continue
+        r = rate(puzzle, budget=args.budget)
+        published = next((PUBLISHED[w] for _, note in puzzle.metadata if _ == "note"
+                          for w in PUBLISHED if f"difficulty {w}" in note), None)
+        row = {"file": str(path.relative_to(ROOT) if ROOT in path.parents else path.name), "name": path.name,
+               "source": source_of(path), "shape": puzzle.shape, "level": r.level, "state": r.state,
+               "score": r.score, "seconds": round(r.seconds, 4), "open": r.open_cells, "steps": len(r.steps),
+               "published": published, "counts": r.counts, "used_level": r.used_level}
+        rows.append(row)
+        print(f"[{k}/{len(paths)}] {row['file']} {row['shape']} {row['level']} {row['state']} "
+              f"{row['seconds']:.3f}s", file=sys.stderr, flush=True)
+    return rows
+
+
+def fmt_s(x: float) -> str:
+    return f"{x * 1000:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def area(shape: str) -> tuple[int, int]:
+    a, b = shape.split("x")
+    return int(a) * int(b), int(a)
+
+
+def timing_table(rows: list[dict], budget: float | None) -> list[str]:
+    by: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by[r["shape"]].append(r)
+    out = ["| shape | puzzles | median | p95 | max | solved | budget ran out |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for shape in sorted(by, key=area):
+        rs = by[shape]
+        t = [r["seconds"] for r in rs]
+        out.append(f"| {shape} | {len(rs)} | {fmt_s(percentile(t, 0.5))} | {fmt_s(percentile(t, 0.95))} | "
+                   f"{fmt_s(max(t))} | {sum(r['state'] == 'solved' for r in rs)} | "
+                   f"{sum(r['state'] == 'budget' for r in rs)} |")
+    return out
+
+
+def targets_table(rows: list[dict]) -> list[str]:
+    """The issue's speed targets next to what was measured."""
+    def pick(pred) -> list[float]:
+        return [r["seconds"] for r in rows if pred(r)]
+
+    out = ["| target | puzzles | median | p95 | max | solved | median of solved | goal |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for label, pred, goal in (
+        ("10x10, corpus/", lambda r: r["shape"] == "10x10" and r["source"] == "corpus", "median <= 15 ms"),
+        ("10x10, all sources", lambda r: r["shape"] == "10x10", "median <= 15 ms"),
+        ("20x20, all sources", lambda r: r["shape"] == "20x20", "median <= 100 ms"),
+        ("janko-330 (50x64)", lambda r: r["name"] == "janko-330.txt", "<= 5 s"),
+    ):
+        t = pick(pred)
+        solved = pick(lambda r, pred=pred: pred(r) and r["state"] == "solved")
+        if t:
+            out.append(f"| {label} | {len(t)} | {fmt_s(percentile(t, 0.5))} | {fmt_s(percentile(t, 0.95))} | "
+                       f"{fmt_s(max(t))} | {len(solved)} | {fmt_s(percentile(solved, 0.5)) if solved else '-'} | "
+                       f"{goal} |")
+    return out
+
+
+def level_table(rows: list[dict]) -> list[str]:
+    groups: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    for r in rows:
+        groups[(r["source"], r["shape"])][r["level"]] += 1
+    out = ["| source | shape | puzzles | " + " | ".join(LEVEL_ORDER) + " |",
+           "| --- | --- | --- | " + " | ".join("---" for _ in LEVEL_ORDER) + " |"]
+    for (source, shape), c in sorted(groups.items(), key=lambda kv: (kv[0][0] != "corpus", kv[0][0], area(kv[0][1]))):
+        cells = " | ".join(str(c[lv] or "") for lv in LEVEL_ORDER)
+        out.append(f"| {source} | {shape} | {sum(c.values())} | {cells} |")
+    total = Counter(r["level"] for r in rows)
+    out.append(f"| all | | {len(rows)} | " + " | ".join(str(total[lv]) for lv in LEVEL_ORDER) + " |")
+    return out
+
+
+def state_lines(rows: list[dict]) -> list[str]:
+    """Per source: how many the ladder solves, and why the rest are unrated."""
+    by: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        by[r["source"]][r["state"]] += 1
+    out = []
+    for source, c in sorted(by.items(), key=lambda kv: (kv[0] != "corpus", -sum(kv[1].values()))):
+        n = sum(c.values())
+        out.append(f"- {source}: {c['solved']} of {n} solved by logic ({100 * c['solved'] / n:.0f}%); "
+                   f"stuck {c['stuck']}, budget ran out {c['budget']}, contradiction {c['contradiction']}")
+    return out
+
+
+def published_table(rows: list[dict]) -> list[str]:
+    pub = [r for r in rows if r.get("published")]
+    if not pub:
+        return []
+    out = ["| puzzle | shape | published | our level | score | state |", "| --- | --- | --- | --- | --- | --- |"]
+    for r in sorted(pub, key=lambda r: r["name"]):
+        out.append(f"| {r['name']} | {r['shape']} | {r['published']} | {r['level']} | {r['score']} | {r['state']} |")
+    return out
+
+
+def section(rows: list[dict], args: argparse.Namespace) -> str:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    cmd = "python benchmarks/rate.py " + " ".join(args.argv)
+    lines = [HEADING, "",
+             f"Measured with `{cmd.strip()}` at commit {commit} on {time.strftime('%Y-%m-%d')}, one process on a "
+             f"2-core machine shared with other work; budget {args.budget} s per puzzle (a puzzle whose budget runs "
+             "out is unrated, state budget, and its time is the budget). Seconds are CPU seconds of "
+             "`fillomino.logic.rate` (reading the file excluded; the budget is CPU time too, so that figures "
+             "do not depend on how busy the shared machine was).", "",
+             "### Speed targets", "", *targets_table(rows), "",
+             "### Time per shape", "", *timing_table(rows, args.budget), "",
+             "### Levels per source and shape", "",
+             "unrated: the techniques stall (state stuck), a rule breaks (no solution) or the budget runs out.", "",
+             *level_table(rows), "", *state_lines(rows), ""]
+    pub = published_table(rows)
+    if pub:
+        lines += ["### Published difficulty (penpuz daily database) next to our level", "", *pub, ""]
+    return "\n".join(lines)
+
+
+def write_levels(rows: list[dict]) -> int:
+    """Put a ``level:`` header (before ``grid:``) into every corpus/ file whose rating did not depend on the
+    budget (state solved or stuck: the same without a budget); returns how many files changed."""
+    changed = 0
+    for r in rows:
+        if r["source"] != "corpus" or r["state"] not in ("solved", "stuck"):
+            continue
+        path = ROOT / r["file"]
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = [line for line in lines if not line.startswith("level:")]
+        at = lines.index("grid:")
+        new = lines[:at] + [f"level: {r['level']}"] + lines[at:]
+        text = "\n".join(new) + "\n"
+        if text != path.read_text(encoding="utf-8"):
+            path.write_text(text, encoding="utf-8")
+            changed += 1
+    return changed
+
+
+def write(doc: Path, text: str) -> None:
+    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    at = old.find(HEADING)
+    head = old[:at].rstrip("\n") if at >= 0 else old.rstrip("\n")
+    doc.write_text((head + "\n\n" if head else "") + text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds per puzzle (default 10)")
+    parser.add_argument("--only", nargs="*", default=[], metavar="RxC", help="rate only these shapes")
+    parser.add_argument("--no-corpus", action="store_true", help="skip corpus/")
+    parser.add_argument("--no-external", action="store_true", help="skip ../shared/corpus-external")
+    parser.add_argument("--extra", nargs="*", default=[], help="more puzzle files")
+    parser.add_argument("--results", help="write one JSON line per puzzle here")
+    parser.add_argument("--from-results", nargs="+", help="read rows from --results files instead of rating")
+    parser.add_argument("--write", help="replace the rater section at the end of this markdown file")
+    parser.add_argument("--write-levels", action="store_true",
+                        help="put level: headers into corpus/ files rated without running out of budget")
+    args = parser.parse_args()
+    args.argv = [a for a in sys.argv[1:]]
+    if args.from_results:
+        rows = [json.loads(line) for f in args.from_results for line in Path(f).read_text().splitlines()
+                if line.strip()]
+        rows = list({row["file"]: row for row in rows}.values())  # a puzzle rated twice: the last rating
+        for row in rows:  # the depth rule may have changed since: the level follows from the counts
+            if row["state"] == "solved" and "counts" in row:
+                row["level"] = level_of(row["counts"])[0]
+    else:
+        rows = rate_all(files(args), args)
+    if args.results and not args.from_results:
+        Path(args.results).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if args.write_levels:
+        print(f"level: headers changed in {write_levels(rows)} corpus files", file=sys.stderr)
+    text = section(rows, args)
+    if args.write:
+        write(Path(args.write), text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

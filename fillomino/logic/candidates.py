@@ -1,0 +1,176 @@
+"""The candidate grid of the logical solver: each cell holds the region sizes still possible there.
+
+A cell's candidates are a Python int used as a bitset (bit ``v`` set: size ``v`` still possible), so
+sizes are never capped: every size from 1 to the cell count fits. A cell with one candidate is fixed;
+a maximal connected set of fixed cells with the same size is a group (a region or part of one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..grid import groups_by, neighbour_table
+from ..puzzle import Puzzle
+
+
+def bit(v: int) -> int:
+    return 1 << v
+
+
+def values_of(mask: int) -> list[int]:
+    """The sizes in a bitset, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def single(mask: int) -> int:
+    """The one size in a bitset with exactly one, else 0."""
+    return mask.bit_length() - 1 if mask and not mask & (mask - 1) else 0
+
+
+def cell_name(i: int, cols: int) -> str:
+    """``r2c5``: 1-based row and column, as people read a grid."""
+    return f"r{i // cols + 1}c{i % cols + 1}"
+
+
+class Contradiction(Exception):
+    """A rule is broken by the current candidates: the puzzle (within them) has no solution."""
+
+    def __init__(self, cell: int, sentence: str) -> None:
+        super().__init__(sentence)
+        self.cell = cell
+        self.sentence = sentence
+
+
+@dataclass
+class Group:
+    """Fixed cells of one size, connected: ``cells`` in breadth-first order from the first."""
+
+    value: int
+    cells: list[int]
+
+    @property
+    def need(self) -> int:
+        return self.value - len(self.cells)
+
+
+@dataclass
+class Board:
+    """The candidate grid: rows, columns and one bitset per cell (row-major)."""
+
+    rows: int
+    cols: int
+    cand: list[int]
+    nbrs: Sequence[Sequence[int]] = field(default=(), repr=False)
+    _groups: list[Group] | None = field(default=None, repr=False)
+    _group_at: list[int] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.nbrs:
+            self.nbrs = neighbour_table(self.rows, self.cols)
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle, marks: Sequence[Sequence[Iterable[int] | int | None]] | None = None) -> Board:
+        """Every size 1..cells everywhere, a clue its own value; ``marks`` (a candidate grid in the format
+        ``fillomino.possible.parse_candidates`` reads) narrows the cells it gives."""
+        n = puzzle.size
+        full = (1 << (n + 1)) - 2
+        cand = [bit(v) if v else full for v in puzzle.clues]
+        if marks is not None:
+            from ..possible import parse_candidates
+
+            for i, allowed in enumerate(parse_candidates(puzzle, marks)):
+                if allowed is not None:
+                    cand[i] &= sum(bit(v) for v in allowed)
+        return cls(puzzle.rows, puzzle.cols, cand)
+
+    def copy(self) -> Board:
+        return Board(self.rows, self.cols, list(self.cand), self.nbrs)
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def name(self, i: int) -> str:
+        return cell_name(i, self.cols)
+
+    def value(self, i: int) -> int:
+        """The fixed size of a cell, or 0 while it is open."""
+        return single(self.cand[i])
+
+    def open_cells(self) -> list[int]:
+        return [i for i, m in enumerate(self.cand) if m & (m - 1)]
+
+    def open_count(self) -> int:
+        return sum(1 for m in self.cand if m & (m - 1))
+
+    def empty_cell(self) -> int | None:
+        return next((i for i, m in enumerate(self.cand) if not m), None)
+
+    def allows(self, v: int) -> list[bool]:
+        """Per cell, whether size ``v`` is still a candidate."""
+        b = bit(v)
+        return [bool(m & b) for m in self.cand]
+
+    def groups(self) -> list[Group]:
+        """The groups of fixed cells (cached until the candidates change)."""
+        if self._groups is None:
+            values = [single(m) for m in self.cand]
+            # open cells get distinct negative labels so that they never form a group
+            labels = [v if v else -1 - i for i, v in enumerate(values)]
+            self._groups = []
+            self._group_at = [-1] * self.size
+            for cells in groups_by(labels, self.nbrs):
+                v = labels[cells[0]]
+                if v > 0:
+                    for c in cells:
+                        self._group_at[c] = len(self._groups)
+                    self._groups.append(Group(v, cells))
+        return self._groups
+
+    def group_at(self, i: int) -> Group | None:
+        self.groups()
+        assert self._group_at is not None
+        k = self._group_at[i]
+        return None if k < 0 else self._groups[k]  # type: ignore[index]
+
+    def changed(self) -> None:
+        self._groups = None
+        self._group_at = None
+
+    def remove(self, i: int, mask: int) -> bool:
+        """Drop the sizes in ``mask`` from cell ``i``; whether anything went."""
+        if self.cand[i] & mask:
+            self.cand[i] &= ~mask
+            self.changed()
+            return True
+        return False
+
+    def candidates_grid(self) -> list[list[list[int]]]:
+        """Rows of sorted candidate lists: the ``candidates`` field of the audit STEPS format."""
+        return [[values_of(self.cand[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]
+
+    def solution(self) -> list[int] | None:
+        """The fixed value of every cell when no cell is open, else None."""
+        values = [single(m) for m in self.cand]
+        return None if not all(values) else values
+
+    def describe_group(self, g: Group, clues: Sequence[int] | None = None) -> str:
+        """``the 3 at r2c5`` (a clue cell of the group when one is known, else its first cell)."""
+        at = g.cells[0]
+        if clues is not None:
+            at = next((c for c in g.cells if clues[c]), at)
+        return f"the {g.value} at {self.name(at)}"
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+

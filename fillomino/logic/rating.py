@@ -1,0 +1,152 @@
+"""A difficulty rating from a logical solve: level, score, technique counts, the steps."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..puzzle import Puzzle
+from .candidates import Board
+from .solver import solve
+from .steps import LEVELS, LogicStep
+from .techniques import LADDER
+
+RATED = ("easy", "medium", "hard", "expert")
+DEPTH = {"easy": 0, "medium": 3, "hard": 2, "expert": 2}
+"""Steps of its own level a puzzle must need to be rated at that level, so a medium is not an easy with
+one medium step, nor a hard a medium with one look-ahead, nor an expert a hard with one long look-ahead
+(fewer, and it rates at the next level down that has enough)."""
+WEIGHT = {"bookkeeping": 0, "easy": 1, "medium": 3, "hard": 12, "expert": 40}
+"""Score per step by level: orders puzzles within a level (more and harder steps, higher score)."""
+TECHNIQUE_LEVEL = {t.name: t.level for t in LADDER}
+
+
+@dataclass
+class Rating:
+    """How a person would solve a puzzle with the ladder. ``level`` is easy/medium/hard/expert when the
+    techniques solve it, else "unrated"; ``state`` tells why: "solved", "stuck" (cells left open: the
+    techniques stall, or the puzzle has several solutions), "contradiction" (a rule breaks: no solution)
+    or "budget" (time ran out)."""
+
+    level: str
+    state: str
+    score: int
+    counts: dict[str, int]
+    steps: list[LogicStep]
+    open_cells: int
+    seconds: float
+    rows: int
+    cols: int
+    hardest: LogicStep | None = None
+    used_level: str | None = None
+    """The hardest level of any step (the level before the depth rule)."""
+    final: list[list[list[int]]] = field(default_factory=list, repr=False)
+
+    @property
+    def solved(self) -> bool:
+        return self.state == "solved"
+
+    @property
+    def contradiction(self) -> bool:
+        return self.state == "contradiction"
+
+    def audit_lines(self) -> str:
+        """The whole step log in the audit STEPS format."""
+        return "".join(s.audit_lines(self.cols) for s in self.steps)
+
+    def to_json(self, steps: bool = False) -> dict:
+        out = {
+            "level": self.level,
+            "state": self.state,
+            "solved": self.solved,
+            "score": self.score,
+            "counts": self.counts,
+            "open_cells": self.open_cells,
+            "seconds": round(self.seconds, 6),
+            "used_level": self.used_level,
+            "hardest": None if self.hardest is None else self.hardest.to_json(self.cols),
+            "step_count": len(self.steps),
+        }
+        if steps:
+            out["steps"] = [s.to_json(self.cols) for s in self.steps]
+        return out
+
+
+def _budget_seconds(budget: object) -> float | None:
+    if budget is None:
+        return None
+    if isinstance(budget, (int, float)):
+        return float(budget)
+    return getattr(budget, "seconds", None)
+
+
+def level_of(counts: dict[str, int]) -> tuple[str, str | None]:
+    """(level after the depth rule, hardest level used) from technique counts."""
+    per_level = dict.fromkeys(LEVELS, 0)
+    for name, n in counts.items():
+        per_level[TECHNIQUE_LEVEL[name]] += n
+    used = next((lv for lv in reversed(RATED) if per_level[lv]), None)
+    if used is None:
+        return "easy", None
+    for lv in reversed(RATED):
+        if per_level[lv] >= max(DEPTH[lv], 1) or lv == "easy":
+            return lv, used
+    return "easy", used
+
+
+def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
+               budget: object = None) -> Rating:
+    start = time.process_time()
+    seconds = _budget_seconds(budget)
+    deadline = None if seconds is None else start + seconds
+    run = solve(board, clues, deadline=deadline)
+    counts: dict[str, int] = {}
+    for s in run.steps:
+        counts[s.technique] = counts.get(s.technique, 0) + 1
+    score = sum(WEIGHT[s.level] for s in run.steps)
+    level, used = level_of(counts)
+    if run.state != "solved":
+        level = "unrated"
+    top = max((LEVELS.index(s.level) for s in run.steps), default=0)
+    hardest = next((s for s in run.steps if LEVELS.index(s.level) == top), None)
+    if run.state == "contradiction":
+        hardest = run.steps[-1] if run.steps else None
+    return Rating(level, run.state, score, counts, run.steps, board.open_count(), time.process_time() - start,
+                  rows, cols, hardest, used, board.candidates_grid())
+
+
+def rate(puzzle: Puzzle, *, budget: object = None) -> Rating:
+    """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
+    runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too."""
+    board = Board.from_puzzle(puzzle)
+    return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget)
+
+
+def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:
+    """The next step the ladder takes from the clues (and ``marks``, the user's candidate grid, when
+    given), or None when no technique makes progress (or every cell is already decided)."""
+    board = Board.from_puzzle(puzzle, marks)  # type: ignore[arg-type]
+    empty = board.empty_cell()
+    if empty is not None:
+        name = board.name(empty)
+        return LogicStep("region_complete", "bookkeeping", [empty],
+                         f"{name} has no size left: the marks rule out every size there (or its clue)",
+                         contradiction=True)
+    run = solve(board, puzzle.clues, max_passes=1)
+    return run.steps[0] if run.steps else None
+
+
+def check_level(puzzle: Puzzle, *, budget: object = None) -> str | None:
+    """None when the file's ``level:`` header matches the rating (or there is no header), else one line
+    saying what differs. For certify."""
+    want = puzzle.meta("level")
+    if want is None:
+        return None
+    words = want.split()
+    if not words or words[0] not in (*RATED, "unrated"):
+        return f"level: header {want!r} is not one of easy, medium, hard, expert, unrated"
+    got = rate(puzzle, budget=budget)
+    have = got.level
+    if words[0] != have:
+        return f"level: header says {words[0]}, the rater says {have} ({got.state})"
+    return None

@@ -1,0 +1,104 @@
+"""The logical solver: apply the gentlest technique that makes progress, until solved, stuck or a rule breaks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .candidates import Board, Contradiction, bit, values_of
+from .steps import LEVELS, LogicStep
+from .techniques import LADDER, Context
+
+
+@dataclass
+class Run:
+    """A solver run: the steps in order, grouped into passes (one technique application each), and how it ended:
+    "solved" (one value in every cell, every group its size), "stuck", "contradiction" or "budget"."""
+
+    board: Board
+    steps: list[LogicStep] = field(default_factory=list)
+    passes: list[str] = field(default_factory=list)
+    state: str = "stuck"
+
+
+def _contradiction_step(b: Board, technique: str, level: str, exc: Contradiction) -> LogicStep:
+    cell = exc.cell
+    return LogicStep(technique, level, [cell], f"{exc.sentence}: no solution is left",
+                     {cell: values_of(b.cand[cell])}, {}, contradiction=True)
+
+
+def _apply(b: Board, step: LogicStep) -> bool:
+    """Apply a step; whether it left a cell without candidates."""
+    empty = False
+    for c, v in step.place.items():
+        b.cand[c] &= bit(v)
+        empty = empty or not b.cand[c]
+    for c, vs in step.removes.items():
+        for v in vs:
+            b.cand[c] &= ~bit(v)
+        empty = empty or not b.cand[c]
+    b.changed()
+    return empty
+
+
+def _verify(b: Board, clues: Sequence[int]) -> None:
+    """On a grid without open cells: raise Contradiction when some group is not its size."""
+    for g in b.groups():
+        if len(g.cells) != g.value:
+            word = "more" if len(g.cells) > g.value else "fewer"
+            raise Contradiction(g.cells[0],
+                                f"{b.describe_group(g, clues)} has {len(g.cells)} cells, {word} than {g.value}")
+
+
+def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
+          deadline: float | None = None, nested: bool = False) -> Run:
+    """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
+    technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
+    budget means the same on a busy machine)."""
+    top = LEVELS.index(max_level)
+    ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
+    ctx = Context(clues, solve, deadline, nested)
+    run = Run(board)
+    empty = board.empty_cell()
+    if empty is not None:
+        run.state = "contradiction"
+        return run
+    while True:
+        if max_passes is not None and len(run.passes) >= max_passes:
+            run.state = "stuck"
+            return run
+        if deadline is not None and time.process_time() > deadline:
+            run.state = "budget"
+            return run
+        if not board.open_count():
+            try:
+                _verify(board, clues)
+            except Contradiction as exc:
+                step = _contradiction_step(board, "region_complete", "bookkeeping", exc)
+                _apply(board, step)
+                run.steps.append(step)
+                run.passes.append(step.technique)
+                run.state = "contradiction"
+                return run
+            run.state = "solved"
+            return run
+        for t in ladder:
+            try:
+                found = t.apply(board, ctx)
+            except Contradiction as exc:
+                found = [_contradiction_step(board, t.name, t.level, exc)]
+            if not found:
+                continue
+            run.passes.append(t.name)
+            for step in found:
+                run.steps.append(step)
+                if _apply(board, step):
+                    step.contradiction = True
+                    run.state = "contradiction"
+                    return run
+            break
+        else:
+            late = deadline is not None and time.process_time() > deadline
+            run.state = "budget" if late else "stuck"
+            return run

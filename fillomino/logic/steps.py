@@ -1,0 +1,49 @@
+"""One step of the logical solver and its audit STEPS lines (docs/usage/ambiguity.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+LEVELS = ("bookkeeping", "easy", "medium", "hard", "expert")
+"""The ladder, gentlest first; a technique's level is one of these."""
+
+
+@dataclass
+class LogicStep:
+    """A deduction: the technique, its level, the cells it touches (row-major indices), the sizes it
+    removes per cell and the sizes it places per cell, and a sentence a person can follow."""
+
+    technique: str
+    level: str
+    cells: list[int]
+    sentence: str
+    removes: dict[int, list[int]] = field(default_factory=dict)
+    place: dict[int, int] = field(default_factory=dict)
+    contradiction: bool = False
+    """True when the step shows a broken rule (it empties a cell): the puzzle has no solution."""
+
+    def audit_steps(self, cols: int) -> list[dict]:
+        """The step as audit STEPS objects: one removal or placement per cell."""
+        out = []
+        for c, v in self.place.items():
+            out.append({"technique": self.technique, "cell": [c // cols, c % cols], "place": v})
+        for c, vs in self.removes.items():
+            if vs:
+                out.append({"technique": self.technique, "cell": [c // cols, c % cols], "remove": sorted(vs)})
+        return out
+
+    def audit_lines(self, cols: int) -> str:
+        """The JSON lines ``fillomino audit`` reads, newline-terminated."""
+        return "".join(json.dumps(s) + "\n" for s in self.audit_steps(cols))
+
+    def to_json(self, cols: int) -> dict:
+        return {
+            "technique": self.technique,
+            "level": self.level,
+            "cells": [[c // cols, c % cols] for c in self.cells],
+            "sentence": self.sentence,
+            "place": [[c // cols, c % cols, v] for c, v in self.place.items()],
+            "removes": [[c // cols, c % cols, sorted(vs)] for c, vs in self.removes.items()],
+            "contradiction": self.contradiction,
+        }

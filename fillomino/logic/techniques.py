@@ -1,0 +1,663 @@
+"""The techniques of the ladder: each a small function of the candidate grid returning the steps it
+finds (all valid on the grid as it is), with a name and a level. The solver runs the gentlest one that
+makes progress. A technique that finds a broken rule raises Contradiction.
+
+The room of a group of size v is the set of cells connected to it through cells that still allow v.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..grid import boundary, component, component_sizes, components, distances, group_of
+from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
+from .steps import LogicStep
+
+POCKET_TRIES = 512
+"""Most assignments pair/pocket try in one area; a bigger area is left to other techniques (never guessed)."""
+
+
+@dataclass
+class Context:
+    """What a technique may need beyond the grid: the clues (for naming groups) and the solver (for the
+    look-ahead techniques)."""
+
+    clues: Sequence[int]
+    solve: Callable | None = None
+    deadline: float | None = None
+    nested: bool = False
+    """Inside a look-ahead: only the cells' own candidates are tried, not the growth of groups."""
+
+
+@dataclass
+class Pass:
+    """Steps found by one technique on one grid: later steps keep only what earlier ones did not already do."""
+
+    board: Board
+    technique: str
+    level: str
+    steps: list[LogicStep] = field(default_factory=list)
+    gone: dict[int, int] = field(default_factory=dict)
+    placed: dict[int, int] = field(default_factory=dict)
+
+    def add(self, cells: Sequence[int], sentence: str, removes: dict[int, int] | None = None,
+            place: dict[int, int] | None = None) -> None:
+        b = self.board
+        rem: dict[int, list[int]] = {}
+        for c, mask in (removes or {}).items():
+            mask &= b.cand[c] & ~self.gone.get(c, 0)
+            if mask:
+                self.gone[c] = self.gone.get(c, 0) | mask
+                rem[c] = values_of(mask)
+        pl: dict[int, int] = {}
+        for c, v in (place or {}).items():
+            if b.cand[c] == bit(v) or self.placed.get(c) == v:
+                continue
+            self.placed[c] = v
+            pl[c] = v
+        if rem or pl:
+            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl))
+
+
+class Allow:
+    """Membership of cells that allow size v in a candidate list (for the grid searches)."""
+
+    __slots__ = ("cand", "b")
+
+    def __init__(self, cand: Sequence[int], v: int) -> None:
+        self.cand, self.b = cand, bit(v)
+
+    def __contains__(self, i: int) -> bool:
+        return bool(self.cand[i] & self.b)
+
+
+class Without(Allow):
+    __slots__ = ("skip",)
+
+    def __init__(self, cand: Sequence[int], v: int, skip: int) -> None:
+        super().__init__(cand, v)
+        self.skip = skip
+
+    def __contains__(self, i: int) -> bool:
+        return i != self.skip and bool(self.cand[i] & self.b)
+
+
+class Fixed:
+    """A cell's fixed value in a candidate list, 0 while open (a sequence view for group_of)."""
+
+    __slots__ = ("cand",)
+
+    def __init__(self, cand: Sequence[int]) -> None:
+        self.cand = cand
+
+    def __getitem__(self, i: int) -> int:
+        return single(self.cand[i])
+
+
+def names(b: Board, cells: Sequence[int]) -> str:
+    shown = [b.name(c) for c in cells[:6]]
+    return ", ".join(shown) + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+
+
+def who(b: Board, g: Group, ctx: Context) -> str:
+    return b.describe_group(g, ctx.clues)
+
+
+def growing(b: Board) -> list[Group]:
+    return [g for g in b.groups() if len(g.cells) < g.value]
+
+
+def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
+    return component(g.cells, Allow(b.cand, g.value), b.nbrs, limit=limit)
+
+
+# ---- bookkeeping and easy -------------------------------------------------------------------------
+def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "region_complete", "bookkeeping")
+    for g in b.groups():
+        if len(g.cells) > g.value:
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has {len(g.cells)} cells, more than {g.value}")
+        if len(g.cells) == g.value:
+            nb = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
+            if nb:
+                p.add(nb, f"{who(b, g, ctx)} is complete, so {names(b, nb)} cannot be {g.value}",
+                      {c: bit(g.value) for c in nb})
+    return p.steps
+
+
+def too_big(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "too_big", "easy")
+    b.groups()
+    for c in b.open_cells():
+        near: dict[int, list[Group]] = {}
+        seen: set[int] = set()
+        for m in b.nbrs[c]:
+            g = b.group_at(m)
+            if g is not None and id(g) not in seen:
+                seen.add(id(g))
+                near.setdefault(g.value, []).append(g)
+        for v, gs in near.items():
+            total = 1 + sum(len(g.cells) for g in gs)
+            if total > v and b.cand[c] & bit(v):
+                joined = " and ".join(who(b, g, ctx) for g in gs)
+                p.add([c], f"{b.name(c)} cannot be {v}: it would join {joined} into {total} cells",
+                      {c: bit(v)})
+    return p.steps
+
+
+def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "only_exit", "easy")
+    for g in growing(b):
+        exits = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
+        if not exits:
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} needs {g.need} more cells and has no way out")
+        if len(exits) == 1:
+            p.add([exits[0]], f"{who(b, g, ctx)} can only grow into {b.name(exits[0])}", place={exits[0]: g.value})
+    return p.steps
+
+
+def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "exact_room", "easy")
+    for g in growing(b):
+        r = room(b, g, limit=g.value + 1)
+        if len(r) < g.value:
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
+        if len(r) == g.value:
+            fill = [c for c in r if not single(b.cand[c])]
+            p.add(fill, f"{who(b, g, ctx)} has room for exactly {g.value} cells: {names(b, fill)} take it",
+                  place=dict.fromkeys(fill, g.value))
+    return p.steps
+
+
+def _too_small(sizes: dict[int, int]) -> str:
+    """``3 (2 cells), 5/6/7 (4 cells)``: sizes grouped by the area they would have."""
+    by_area: dict[int, list[int]] = {}
+    for v, area in sorted(sizes.items()):
+        by_area.setdefault(area, []).append(v)
+    return ", ".join(f"{_sizes(vs)} ({area} cell{'s' if area != 1 else ''})" for area, vs in sorted(by_area.items()))
+
+
+def _late(ctx: Context) -> bool:
+    return ctx.deadline is not None and time.process_time() > ctx.deadline
+
+
+def no_room(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "no_room", "easy")
+    opened = b.open_cells()
+    found: dict[int, dict[int, int]] = {}
+    fixed_sizes = 0
+    for g in b.groups():
+        fixed_sizes |= bit(g.value)
+    is_open = [bool(m & (m - 1)) for m in b.cand]
+    for area in components(is_open, b.nbrs):
+        # sizes no fixed cell has: their areas lie inside this area of open cells, so sizes above its
+        # cell count go at once, and a size every cell of it allows keeps the whole area
+        n = len(area)
+        union, common = 0, -1
+        for c in area:
+            above = b.cand[c] & ~fixed_sizes & ~((1 << (n + 1)) - 1)
+            if above:
+                found[c] = dict.fromkeys(iter_bits(above), n)
+            union |= b.cand[c] & ~above
+            common &= b.cand[c]
+        for v in iter_bits(union & ~common & ~fixed_sizes & ~3):
+            if _late(ctx):
+                break
+            b_v = bit(v)
+            for part in components([c for c in area if b.cand[c] & b_v], b.nbrs):
+                if len(part) < v:
+                    for c in part:
+                        found.setdefault(c, {})[v] = len(part)
+    for v in iter_bits(fixed_sizes & ~3):
+        if _late(ctx):
+            break
+        allow = b.allows(v)
+        sizes = component_sizes(allow, b.nbrs)
+        small = [c for c in opened if allow[c] and sizes[c] < v]
+        if not small:
+            continue
+        fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
+        if fixed:
+            raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
+        for c in small:
+            found.setdefault(c, {})[v] = sizes[c]
+    for c, sizes_of in found.items():
+        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: the cells connected to it that "
+              f"allow the size are too few: {_too_small(sizes_of)}", {c: sum(bit(v) for v in sizes_of)})
+    return p.steps
+
+
+def _sizes(values: dict[int, int] | list[int]) -> str:
+    """``3/5/6-9``: sizes with runs shortened."""
+    vs = sorted(values)
+    parts = []
+    i = 0
+    while i < len(vs):
+        j = i
+        while j + 1 < len(vs) and vs[j + 1] == vs[j] + 1:
+            j += 1
+        parts.append(str(vs[i]) if j - i < 2 else f"{vs[i]}-{vs[j]}")
+        i = j + 1
+    return "/".join(parts)
+
+
+# ---- trying values in a small area ---------------------------------------------------------------
+def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
+    """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
+    or whose room is too small. Returns why, or None."""
+    fixed = Fixed(cand)
+    seen: set[int] = set()
+    for s in starts:
+        v = single(cand[s])
+        if not v or s in seen:
+            continue
+        g = group_of(s, fixed, b.nbrs)  # type: ignore[arg-type]
+        seen.update(g)
+        if len(g) > v:
+            return f"a group of {v}s would have {len(g)} cells"
+        if len(g) < v and len(component(g, Allow(cand, v), b.nbrs, limit=v)) < v:
+            return f"a group of {v}s at {b.name(s)} would have no room to grow"
+    return None
+
+
+def _around(b: Board, cells: Sequence[int]) -> list[int]:
+    return list(cells) + [m for c in cells for m in b.nbrs[c]]
+
+
+def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
+    p = Pass(b, name, level)
+    opened = [not single(m) for m in b.cand]
+    for area in components(opened, b.nbrs):
+        if not lo <= len(area) <= hi:
+            continue
+        options = [values_of(b.cand[c]) for c in area]
+        tries = 1
+        for o in options:
+            tries *= len(o)
+        if tries > POCKET_TRIES:
+            continue
+        seen = [0] * len(area)
+        starts = _around(b, area)
+        cand = list(b.cand)
+        for values in itertools.product(*options):
+            for c, v in zip(area, values):
+                cand[c] = bit(v)
+            if breaks_rule(b, cand, starts) is None:
+                for k, v in enumerate(values):
+                    seen[k] |= bit(v)
+        if not any(seen):
+            raise Contradiction(area[0], f"no way to fill {names(b, area)} breaks no rule")
+        removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(area)}
+        if any(removes.values()):
+            kept = "; ".join(f"{b.name(c)} {'/'.join(map(str, values_of(seen[k])))}" for k, c in enumerate(area))
+            p.add(area, f"the only ways to fill the enclosed {names(b, area)} leave {kept}", removes)
+    return p.steps
+
+
+def pair(b: Board, ctx: Context) -> list[LogicStep]:
+    return _area_try(b, ctx, "pair", "easy", 1, 2)
+
+
+def pocket(b: Board, ctx: Context) -> list[LogicStep]:
+    return _area_try(b, ctx, "pocket", "medium", 3, 5)
+
+
+CLOSED_AREA_MAX = 12
+"""Largest enclosed area closed_area partitions (more cells: too many ways for a person, and for the search)."""
+CLOSED_AREA_TRIES = 20000
+"""Most regions closed_area tries in one area before it gives up on it (no deduction: never a guess)."""
+
+
+def _connected_sets(start: int, free: set[int], nbrs: Sequence[Sequence[int]]):
+    """Every connected subset of ``free`` that holds ``start``, each once (grown from start; cells already
+    passed over are never added back)."""
+    def grow(chosen: list[int], frontier: list[int], banned: set[int]):
+        yield chosen
+        for k, c in enumerate(frontier):
+            rest = frontier[k + 1:]
+            new = [m for m in nbrs[c] if m in free and m not in banned and m not in chosen and m not in rest]
+            yield from grow(chosen + [c], rest + new, banned | set(frontier[:k + 1]))
+    first = [m for m in nbrs[start] if m in free]
+    yield from grow([start], first, {start})
+
+
+def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
+    """An area of open cells whose every neighbour is in a complete region is filled by clue-free regions of
+    its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
+    p = Pass(b, "closed_area", "medium")
+    b.groups()
+    opened = [not single(m) for m in b.cand]
+    for area in components(opened, b.nbrs):
+        if not 6 <= len(area) <= CLOSED_AREA_MAX:
+            continue
+        outside = boundary(area, b.nbrs)
+        if any(len(b.group_at(m).cells) != b.value(m) for m in outside):  # type: ignore[union-attr]
+            continue  # a group around it may still grow in
+        seen = {c: 0 for c in area}
+        tries = [0]
+        ok = _partition(b, set(area), {}, seen, tries)
+        if not ok:
+            continue  # too many ways: no deduction
+        if not any(seen.values()):
+            raise Contradiction(area[0], f"the enclosed {names(b, area)} cannot be cut into regions")
+        removes = {c: b.cand[c] & ~seen[c] for c in area}
+        if any(removes.values()):
+            kept = "; ".join(f"{b.name(c)} {_sizes(values_of(seen[c]))}" for c in area)
+            p.add(area, f"the enclosed {names(b, area)} ({len(area)} cells, every region around it complete) "
+                  f"must be cut into new regions of its own; the only ways leave {kept}", removes)
+    return p.steps
+
+
+def _partition(b: Board, free: set[int], sizes: dict[int, int], seen: dict[int, int], tries: list[int]) -> bool:
+    """Record in ``seen`` the size of every cell in every way to cut ``free`` into regions (given ``sizes``
+    of the cells cut so far); False when the tries ran out."""
+    if not free:
+        for c, k in sizes.items():
+            seen[c] |= bit(k)
+        return True
+    start = min(free)
+    for region in _connected_sets(start, free, b.nbrs):
+        tries[0] += 1
+        if tries[0] > CLOSED_AREA_TRIES:
+            return False
+        k = len(region)
+        if any(not b.cand[c] & bit(k) for c in region):
+            continue
+        inside = set(region)
+        if any(m not in inside and (sizes.get(m) == k or b.value(m) == k) for c in region for m in b.nbrs[c]):
+            continue
+        for c in region:
+            sizes[c] = k
+        ok = _partition(b, free - inside, sizes, seen, tries)
+        for c in region:
+            del sizes[c]
+        if not ok:
+            return False
+    return True
+
+
+# ---- medium ---------------------------------------------------------------------------------------
+def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
+    """The open cells among the first ``need`` cells met after the group in breadth-first order: only they
+    can be on every way to grow (each later cell has ``need`` cells before it reachable without it)."""
+    inside = set(g.cells)
+    near = [c for c in order if c not in inside][: g.need]
+    return [c for c in near if not single(b.cand[c])]
+
+
+def must_include(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "must_include", "medium")
+    for g in growing(b):
+        v = g.value
+        for x in _first_open(b, room(b, g, limit=len(g.cells) + g.need), g):
+            if len(component(g.cells, Without(b.cand, v, x), b.nbrs, limit=v)) < v:
+                p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
+    return p.steps
+
+
+class Reach(Allow):
+    """Cells a growing group may take: they allow its size, and are not next to another group of that
+    size too big to join (taking such a cell joins that whole group, more cells than the group still needs)."""
+
+    __slots__ = ("blocked",)
+
+    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None) -> None:
+        super().__init__(b.cand, g.value)
+        if blocked is None:
+            blocked = set()
+            for h in b.groups():
+                if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+                    blocked.update(boundary(h.cells, b.nbrs))
+                    blocked.update(h.cells)
+        self.blocked = blocked
+
+    def without(self, x: int) -> Reach:
+        return Reach.__new__(Reach)._set(self.cand, self.b, self.blocked | {x})
+
+    def _set(self, cand: Sequence[int], b_: int, blocked: set[int]) -> Reach:
+        self.cand, self.b, self.blocked = cand, b_, blocked
+        return self
+
+    def __contains__(self, i: int) -> bool:
+        return i not in self.blocked and bool(self.cand[i] & self.b)
+
+
+def way_through(b: Board, ctx: Context) -> list[LogicStep]:
+    """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
+    a cell that would join another group of its size too big to take; a cell every such way passes is its."""
+    p = Pass(b, "way_through", "medium")
+    for g in growing(b):
+        v, need = g.value, g.need
+        reach = Reach(b, g)
+        near = distances(g.cells, b.nbrs, within=need, through=reach)
+        if len(near) - len(g.cells) < need:
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
+        for x in _first_open(b, list(near), g):
+            if len(distances(g.cells, b.nbrs, within=need, through=reach.without(x))) - len(g.cells) < need:
+                p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
+                      f"goes through {b.name(x)}", place={x: v})
+    return p.steps
+
+
+def completions(b: Board, ctx: Context) -> list[LogicStep]:
+    p = Pass(b, "completions", "medium")
+    for g in growing(b):
+        v = g.value
+        if g.need > 2:
+            continue
+        base = set(g.cells)
+
+        def closure(extra: frozenset[int], base: set[int] = base, v: int = v) -> set[int]:
+            region = base | extra
+            for c in extra:
+                for m in b.nbrs[c]:
+                    h = b.group_at(m)
+                    if h is not None and h.value == v and m not in region:
+                        region.update(h.cells)
+            return region
+
+        allow = Allow(b.cand, v)
+        ways: set[frozenset[int]] = set()
+        firsts = [x for x in boundary(g.cells, b.nbrs) if x in allow and not single(b.cand[x])]
+        for x in firsts:
+            one = frozenset([x])
+            r1 = closure(one)
+            if len(r1) == v:
+                ways.add(one)
+            elif len(r1) < v:
+                for y in boundary(r1, b.nbrs):
+                    if y in allow and not single(b.cand[y]):
+                        two = frozenset([x, y])
+                        if len(closure(two)) == v:
+                            ways.add(two)
+        valid = []
+        for extra in ways:
+            region = closure(extra)
+            edge = [c for c in boundary(region, b.nbrs) if not single(b.cand[c])]
+            cand = list(b.cand)
+            for c in extra:
+                cand[c] = bit(v)
+            for c in edge:
+                cand[c] &= ~bit(v)
+            if any(not cand[c] for c in edge):
+                continue
+            if breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
+                valid.append((extra, set(edge)))
+        if not valid:
+            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
+        inside = set.intersection(*(set(e) for e, _ in valid))
+        outside = set.intersection(*(edge for _, edge in valid))
+        if inside:
+            cells = sorted(inside)
+            p.add(cells, f"every way to finish {who(b, g, ctx)} uses {names(b, cells)}", place=dict.fromkeys(cells, v))
+        outside = {c for c in outside if b.cand[c] & bit(v)}
+        if outside:
+            cells = sorted(outside)
+            p.add(cells, f"every way to finish {who(b, g, ctx)} walls off {names(b, cells)}, so not {v}",
+                  dict.fromkeys(cells, bit(v)))
+    return p.steps
+
+
+def new_region(b: Board, ctx: Context) -> list[LogicStep]:
+    """A size no group can bring to a cell needs a new region there, in an area free of that size's cells."""
+    p = Pass(b, "new_region", "medium")
+    opened = b.open_cells()
+    present = 0
+    for c in opened:
+        present |= b.cand[c]
+    by_value: dict[int, list[Group]] = {}
+    for g in b.groups():
+        by_value.setdefault(g.value, []).append(g)
+    # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
+    present &= sum(bit(v) for v in by_value) & ~3
+    found: dict[int, dict[int, int]] = {}
+    for v in iter_bits(present):
+        if _late(ctx):
+            break
+        allow = Allow(b.cand, v)
+        reached: set[int] = set()
+        for g in by_value.get(v, ()):
+            if g.need > 0:
+                reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
+        fixed_v = {c for g in by_value.get(v, ()) for c in g.cells}
+        free = [bool(b.cand[c] & bit(v)) and not single(b.cand[c]) and not any(m in fixed_v for m in b.nbrs[c])
+                for c in range(b.size)]
+        sizes = component_sizes(free, b.nbrs)
+        for c in opened:
+            if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
+                found.setdefault(c, {})[v] = sizes[c]
+    for c, sizes_of in found.items():
+        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: no group of that size can reach it, "
+              f"and a new region there would have too few cells away from its size: {_too_small(sizes_of)}",
+              {c: sum(bit(v) for v in sizes_of)})
+    return p.steps
+
+
+def forced(b: Board, ctx: Context) -> list[LogicStep]:
+    """Writing a size that completes a group (with the fixed cells of that size next to it, or a 1) walls
+    the group off; when that starves a group around it, the size goes."""
+    p = Pass(b, "forced", "medium")
+    b.groups()
+    for c in b.open_cells():
+        near: dict[int, int] = {1: 0}
+        seen: set[int] = set()
+        for m in b.nbrs[c]:
+            h = b.group_at(m)
+            if h is not None and id(h) not in seen:
+                seen.add(id(h))
+                near[h.value] = near.get(h.value, 0) + len(h.cells)
+        bad = 0
+        why = ""
+        for v, joined in sorted(near.items()):
+            if joined + 1 != v or not b.cand[c] & bit(v):
+                continue  # writing v does not complete a group: nothing is walled off
+            cand = list(b.cand)
+            cand[c] = bit(v)
+            g = group_of(c, Fixed(cand), b.nbrs)  # type: ignore[arg-type]
+            edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
+            for m in edge:
+                cand[m] &= ~bit(v)
+            reason = "a cell would have no size left" if any(not cand[m] for m in edge) else \
+                breaks_rule(b, cand, _around(b, [c] + edge))
+            if reason:
+                bad |= bit(v)
+                why = why or f"{v} completes a {v} there and then {reason}"
+        if bad:
+            p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, values_of(bad)))}: writing {why}", {c: bad})
+    return p.steps
+
+
+# ---- look-ahead -----------------------------------------------------------------------------------
+def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool]]:
+    """(cell, size, is) questions to look ahead on: every size of a cell with at most ``width`` candidates,
+    then for each growing group (fewest exits first) whether an exit takes its size or not."""
+    out: list[tuple[int, int, bool]] = []
+    seen: set[tuple[int, int, bool]] = set()
+    for c in b.open_cells():
+        m = b.cand[c]
+        if bin(m).count("1") <= width:
+            for v in iter_bits(m):
+                out.append((c, v, True))
+                seen.add((c, v, True))
+    exits = []
+    for g in ([] if nested else growing(b)):
+        xs = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value) and not single(b.cand[c])]
+        exits.append((len(xs), g.value, xs))
+    for k, v, xs in sorted(exits, key=lambda e: e[0]):
+        if k > width + 1:
+            break
+        for x in xs:
+            for q in ((x, v, True), (x, v, False)):
+                if q not in seen:
+                    seen.add(q)
+                    out.append(q)
+    return out
+
+
+def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
+    """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
+    within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
+    the gentlest technique."""
+    import time
+
+    p = Pass(b, name, level)
+    assert ctx.solve is not None
+    for c, v, is_v in _hypotheses(b, width, ctx.nested):
+        if ctx.deadline is not None and time.process_time() > ctx.deadline:
+            return p.steps
+        trial = b.copy()
+        if is_v:
+            trial.cand[c] = bit(v)
+        else:
+            trial.cand[c] &= ~bit(v)
+        trial.changed()
+        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
+        if run.state != "contradiction":
+            continue
+        last = run.steps[-1].sentence if run.steps else "a cell has no size left"
+        if is_v:
+            p.add([c], f"if {b.name(c)} were {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is not {v}",
+                  {c: bit(v)})
+        else:
+            p.add([c], f"if {b.name(c)} were not {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is {v}",
+                  place={c: v})
+        return p.steps
+    return p.steps
+
+
+def short_contradiction(b: Board, ctx: Context) -> list[LogicStep]:
+    return _refute(b, ctx, "short_contradiction", "hard", 2, 6, "medium")
+
+
+def contradiction(b: Board, ctx: Context) -> list[LogicStep]:
+    return _refute(b, ctx, "contradiction", "expert", 3, 20, "hard")
+
+
+@dataclass(frozen=True)
+class Technique:
+    name: str
+    level: str
+    apply: Callable[[Board, Context], list[LogicStep]]
+
+
+LADDER: tuple[Technique, ...] = (
+    Technique("region_complete", "bookkeeping", region_complete),
+    Technique("too_big", "easy", too_big),
+    Technique("only_exit", "easy", only_exit),
+    Technique("exact_room", "easy", exact_room),
+    Technique("no_room", "easy", no_room),
+    Technique("pair", "easy", pair),
+    Technique("must_include", "medium", must_include),
+    Technique("way_through", "medium", way_through),
+    Technique("completions", "medium", completions),
+    Technique("new_region", "medium", new_region),
+    Technique("pocket", "medium", pocket),
+    Technique("closed_area", "medium", closed_area),
+    Technique("forced", "medium", forced),
+    Technique("short_contradiction", "hard", short_contradiction),
+    Technique("contradiction", "expert", contradiction),
+)
+"""Gentlest first: the solver applies the first technique that makes progress."""

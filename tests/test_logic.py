@@ -1,0 +1,258 @@
+"""The logical rater: every step it takes is judged by ``fillomino.audit`` against the exact solutions, and
+what it claims at the end (solved, contradiction) is checked against the engine and the brute force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fillomino.audit import audit, parse_steps
+from fillomino.formats import read_puzzle
+from fillomino.logic import LADDER, LEVELS, Board, check_level, hint, rate
+from fillomino.logic.candidates import values_of
+from fillomino.logic.rating import level_of
+from fillomino.logic.solver import solve
+from fillomino.puzzle import Puzzle, is_solution
+from fillomino.solvers import uniqueness
+from tests import bruteforce
+from tests.conftest import external_files
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])  # unique: 4 2 3 / 4 2 3 / 4 4 3
+
+
+def assert_sound(puzzle: Puzzle, rating, *, engine: bool = True) -> None:
+    """Every step sound, the end state consistent with the truth; a solve is unique by the CNF engine."""
+    result = audit(puzzle, parse_steps(rating.audit_lines(), puzzle))
+    assert result.sound, result.unsound[0].reason + " at " + str(result.unsound[0].step)
+    if rating.state == "solved":
+        assert result.end.verdict == "solved and unique"
+        if engine:
+            assert uniqueness(puzzle).status == "unique"
+    elif rating.state == "contradiction":
+        assert result.end.state == "contradiction" and result.end.engine == "none"
+    else:
+        assert result.end.state == "stuck" and rating.open_cells == result.end.open_cells
+    if rating.state != "contradiction":
+        # every cell's remaining candidates still hold every solution's value there
+        for i, values in enumerate(v for row in result.possible.cells for v in row):
+            r, c = divmod(i, puzzle.cols)
+            assert values <= set(rating.final[r][c])
+
+
+# ---- techniques on the seed's examples -----------------------------------------------------------
+def test_the_seed_puzzle_is_easy_and_solved_with_sentences():
+    rating = rate(SEED)
+    assert rating.solved and rating.level == "easy" and rating.open_cells == 0
+    assert all(s.sentence and s.cells for s in rating.steps)
+    assert sum(rating.counts.values()) == len(rating.steps)
+    assert_sound(SEED, rating)
+
+
+def test_too_big_and_only_exit_as_in_the_spec():
+    # 2 ? / ? 2: neither ? is 2 (three cells of 2s)
+    board = Board.from_puzzle(Puzzle.from_grid([[2, 0], [0, 2]]))
+    steps = next(t for t in LADDER if t.name == "too_big").apply(board, _ctx(board))
+    assert {c: vs for s in steps for c, vs in s.removes.items()} == {1: [2], 2: [2]}
+    assert "r1c2 cannot be 2" in steps[0].sentence
+    # 3 3 2 / 1 ? 2: the 3 can only grow into ?
+    board = Board.from_puzzle(Puzzle.from_grid([[3, 3, 2], [1, 0, 2]]))
+    steps = next(t for t in LADDER if t.name == "only_exit").apply(board, _ctx(board))
+    assert steps and steps[0].place == {4: 3}
+    assert steps[0].sentence == "the 3 at r1c1 can only grow into r2c2"
+
+
+def _ctx(board):
+    from fillomino.logic.techniques import Context
+
+    return Context([0] * board.size, solve)
+
+
+def test_every_technique_has_a_level_on_the_ladder_in_order():
+    names = [t.name for t in LADDER]
+    for needed in ("region_complete", "too_big", "only_exit", "exact_room", "no_room", "pair", "must_include",
+                   "completions", "pocket", "forced", "short_contradiction", "contradiction", "way_through",
+                   "new_region"):
+        assert needed in names
+    order = [LEVELS.index(t.level) for t in LADDER]
+    assert order == sorted(order)
+
+
+def test_depth_rule_one_step_of_a_level_does_not_make_the_level():
+    assert level_of({"only_exit": 5, "must_include": 1}) == ("easy", "medium")
+    assert level_of({"only_exit": 5, "must_include": 3}) == ("medium", "medium")
+    assert level_of({"must_include": 4, "short_contradiction": 1}) == ("medium", "hard")
+    assert level_of({"short_contradiction": 2}) == ("hard", "hard")
+    assert level_of({"contradiction": 1}) == ("easy", "expert")
+    assert level_of({"contradiction": 1, "short_contradiction": 2}) == ("hard", "expert")
+    assert level_of({"contradiction": 2}) == ("expert", "expert")
+
+
+def test_candidates_are_not_capped():
+    # a 1x12 row with one clue 12 is one region of 12: sizes up to the cell count are kept exactly
+    puzzle = Puzzle.from_grid([[12] + [0] * 11])
+    rating = rate(puzzle)
+    assert rating.solved and rating.final == [[[12]] * 12]
+    board = Board.from_puzzle(Puzzle.empty(12, 12))
+    assert values_of(board.cand[0]) == list(range(1, 145))
+
+
+def test_an_ambiguous_board_is_never_solved_and_a_contradiction_is_reported():
+    empty = Puzzle.empty(1, 3)  # 1 2 2, 2 2 1, 3 3 3
+    rating = rate(empty)
+    assert not rating.solved and rating.level == "unrated" and rating.state == "stuck"
+    assert_sound(empty, rating)
+    broken = Puzzle.from_grid([[1, 1, 0]])
+    rating = rate(broken)
+    assert rating.state == "contradiction" and rating.contradiction and rating.level == "unrated"
+    assert rating.steps[-1].contradiction
+    assert_sound(broken, rating)
+
+
+def test_rating_json_and_steps_format():
+    rating = rate(SEED)
+    data = rating.to_json(steps=True)
+    assert data["level"] == "easy" and data["solved"] and data["step_count"] == len(data["steps"])
+    assert data["hardest"]["sentence"] == rating.hardest.sentence
+    lines = rating.audit_lines().splitlines()
+    assert len(parse_steps(rating.audit_lines(), SEED)) == len(lines) >= len(rating.steps)
+
+
+def test_hint_is_the_first_step_and_respects_marks():
+    step = hint(SEED)
+    assert step is not None and step.technique == rate(SEED).steps[0].technique
+    # with the user's marks holding the full answer but one cell, the hint is about that cell
+    marks = [[4, 2, 3], [4, 2, 3], [4, None, 3]]
+    step = hint(SEED, marks)
+    assert step is not None and step.cells == [7]
+    assert step.place.get(7) == 4 or 4 not in step.removes.get(7, [4])
+    result = audit(SEED, parse_steps(step.audit_lines(SEED.cols), SEED), candidates=marks)
+    assert result.sound
+    solved = [[4, 2, 3], [4, 2, 3], [4, 4, 3]]
+    assert hint(SEED, solved) is None
+
+
+def test_check_level_compares_the_header():
+    assert check_level(SEED) is None  # no header: nothing to check
+    good = Puzzle(SEED.rows, SEED.cols, SEED.clues, metadata=(("level", "easy"),))
+    assert check_level(good) is None
+    bad = Puzzle(SEED.rows, SEED.cols, SEED.clues, metadata=(("level", "hard"),))
+    problem = check_level(bad)
+    assert problem is not None and "hard" in problem and "easy" in problem and "\n" not in problem
+    odd = Puzzle(SEED.rows, SEED.cols, SEED.clues, metadata=(("level", "tricky"),))
+    assert "not one of" in check_level(odd)
+
+
+def test_a_budget_gives_unrated_never_a_guess():
+    puzzle = read_puzzle(str(ROOT / "corpus" / "07x07" / "7x7-s0.txt"))
+    rating = rate(puzzle, budget=0.01)
+    assert rating.state in ("budget", "stuck", "solved")
+    if rating.state != "solved":
+        assert rating.level == "unrated"
+    assert_sound(puzzle, rating, engine=False)
+
+
+# ---- soundness on the corpora ----------------------------------------------------------------------
+CORPUS_SAMPLE = (sorted((ROOT / "corpus" / "05x05").glob("*.txt"))
+                 + sorted((ROOT / "corpus" / "06x06").glob("*.txt"))
+                 + sorted((ROOT / "corpus" / "07x07").glob("*.txt"))[:6])
+
+
+@pytest.mark.parametrize("path", CORPUS_SAMPLE, ids=lambda p: p.name)
+def test_bundled_corpus_ratings_are_sound(path):
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle, budget=1.0)
+    assert rating.state != "contradiction"
+    assert_sound(puzzle, rating)
+    if rating.solved:
+        assert puzzle.solution is None or [v for row in puzzle.solution for v in row] == \
+            [r[0] for row in rating.final for r in row]
+
+
+EXTERNAL_SAMPLE = ["janko-001.txt", "janko-002.txt", "janko-003.txt", "janko-006.txt", "janko-008.txt",
+                   "janko-011.txt", "janko-012.txt", "janko-013.txt", "janko-015.txt", "janko-017.txt",
+                   "janko-020.txt", "janko-025.txt", "penpuz-db04_10x10.txt", "penpuz-db10_9x9.txt",
+                   "cspuz_core-test_problem2_4x4.txt", "xcsp24-5-0_5x5.txt", "grilops-wikipedia_9x9.txt",
+                   "mznc2009-11.txt"]
+
+
+@pytest.mark.parametrize("name", EXTERNAL_SAMPLE)
+def test_external_corpus_ratings_are_sound(name):
+    path = next((p for p in external_files() if p.name == name), None)
+    if path is None:
+        pytest.skip("../shared/corpus-external (or this file) is not present")
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle, budget=2.0)
+    assert_sound(puzzle, rating)
+
+
+def test_janko_001_is_easy(external_corpus):
+    path = next(p for p in external_corpus if p.name == "janko-001.txt")
+    rating = rate(read_puzzle(str(path)))
+    assert rating.solved and rating.level == "easy"
+
+
+# ---- random boards: ambiguous, unique and contradictory ------------------------------------------
+@settings(max_examples=250, deadline=None)
+@given(rows=st.integers(1, 4), cols=st.integers(1, 4), data=st.data())
+def test_random_boards_are_rated_soundly(rows, cols, data):
+    n = rows * cols
+    clues = [data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5])) for _ in range(n)]
+    clues = [v if v <= n else 0 for v in clues]
+    puzzle = Puzzle(rows, cols, tuple(clues))
+    rating = rate(puzzle)
+    solutions = bruteforce.pictures(rows, cols, clues)
+    if rating.solved:
+        assert len(solutions) == 1
+        assert list(solutions[0]) == [cell[0] for row in rating.final for cell in row]
+        assert is_solution(puzzle, solutions[0])
+    if rating.contradiction:
+        assert not solutions
+    if len(solutions) > 1:
+        assert not rating.solved and rating.level == "unrated"
+    assert_sound(puzzle, rating, engine=False)
+
+
+def test_way_through_fires_where_joining_another_group_is_too_big_and_is_sound():
+    puzzle = Puzzle(4, 5, (6, 1, 0, 1, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 2, 0, 0, 4, 0))
+    rating = rate(puzzle)
+    assert rating.counts.get("way_through")
+    step = next(s for s in rating.steps if s.technique == "way_through")
+    assert "goes through" in step.sentence and step.place
+    assert_sound(puzzle, rating, engine=False)
+
+
+def test_hint_on_marks_that_leave_a_cell_empty_says_so():
+    step = hint(SEED, [[4, [1], 3], [4, 2, 3], [4, 4, 3]])
+    assert step is not None and step.contradiction and step.cells == [1] and "r1c2 has no size left" in step.sentence
+
+
+def test_check_level_on_corpus_files_with_the_header_certify_will_read():
+    for path in sorted((ROOT / "corpus" / "05x05").glob("*.txt"))[:10]:
+        puzzle = read_puzzle(str(path))
+        level = rate(puzzle).level
+        headed = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", level)))
+        assert check_level(headed) is None, path.name
+        other = "hard" if level != "hard" else "easy"
+        wrong = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", other)))
+        assert check_level(wrong) == f"level: header says {other}, the rater says {level} (solved)", path.name
+
+
+def test_closed_area_cuts_an_enclosed_area_into_its_own_regions_soundly():
+    puzzle = Puzzle(3, 5, (2, 0, 2, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    rating = rate(puzzle)
+    step = next(s for s in rating.steps if s.technique == "closed_area")
+    assert step.removes and "must be cut into new regions of its own" in step.sentence
+    assert_sound(puzzle, rating)
+    assert rating.solved == (len(bruteforce.pictures(3, 5, list(puzzle.clues))) == 1)
+
+
+def test_an_enclosed_clue_free_nine_is_found(external_corpus):
+    path = next(p for p in external_corpus if p.name == "penpuz-db10_9x9.txt")  # published easy
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("closed_area") == 1 and rating.level == "easy"
+    assert_sound(puzzle, rating)
