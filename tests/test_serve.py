@@ -43,7 +43,7 @@ def test_the_page_and_the_puzzle_it_opens_with(server: str) -> None:
     with urllib.request.urlopen(server + "/api/start", timeout=30) as res:
         start = json.loads(res.read())
     assert tuple(start["puzzle"]["clues"]) == parse_puzzle(UNIQUE).clues
-    assert start["panels"] == ["verdict", "loose", "count", "suggest"]
+    assert start["panels"] == ["verdict", "loose", "count", "suggest", "level"]
 
 
 def test_load_reads_every_format_and_answers_the_shape(server: str) -> None:
@@ -103,6 +103,18 @@ def test_panels_answer_like_the_library(server: str) -> None:
     assert verdict["status"] == "none" and verdict["conflict"]
     status, answer = post(server, "/api/panel/rating", {"puzzle": UNIQUE})
     assert status == 400 and "no panel" in answer["error"]
+
+
+def test_the_level_panel_is_the_raters(server: str) -> None:
+    from fillomino.logic import hint, rate
+
+    puzzle = parse_puzzle(UNIQUE)
+    status, level = post(server, "/api/panel/level", {"puzzle": UNIQUE})
+    rating, step = rate(puzzle), hint(puzzle)
+    assert status == 200 and level["level"] == rating.level and level["score"] == rating.score
+    assert level["status"] == rating.state and level["hint"] == (step.sentence if step else None)
+    status, level = post(server, "/api/panel/level", {"puzzle": LOOSE})
+    assert level["status"] != "solved" and level["level"] == "unrated"  # a draft with several answers
 
 
 def test_exports_read_back(server: str) -> None:

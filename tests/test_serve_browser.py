@@ -115,6 +115,11 @@ def test_edit_to_unique_export_and_errors(base: str, browser) -> None:
     puzzle = parse_puzzle(text)
     paste(browser, text)
     wait(browser, lambda d: verdict(d) == "unique")
+    from fillomino.logic import rate
+
+    level = rate(puzzle).level  # the difficulty panel shows the rater's level and a next step
+    wait(browser, lambda d: d.find_element(By.ID, "level").text.startswith(level))
+    assert "Next: " in browser.find_element(By.ID, "level").text
     clued = [divmod(i, puzzle.cols) for i, v in enumerate(puzzle.clues) if v]
     for r, c in clued[:2]:
         clear_clue(browser, r, c)

@@ -73,11 +73,29 @@ def suggest(puzzle: Puzzle, budget: Budget) -> dict:
     return {"status": result.status, "clues": [list(t) for t in result.clues]}
 
 
+def level(puzzle: Puzzle, budget: Budget) -> dict:
+    """How hard for a person: the rater's level and score, its hardest step, and the next step as a hint."""
+    from ..logic import hint, rate
+
+    rating = rate(puzzle, budget=budget)
+    step = hint(puzzle)
+    return {
+        "status": rating.state,
+        "level": rating.level,
+        "score": rating.score,
+        "open_cells": rating.open_cells,
+        "hardest": None if rating.hardest is None else rating.hardest.sentence,
+        "hint": None if step is None else step.sentence,
+        "hint_cells": [] if step is None else [[c // puzzle.cols, c % puzzle.cols] for c in step.cells],
+    }
+
+
 PANELS: dict[str, Callable[[Puzzle, Budget], dict]] = {
     "verdict": verdict,
     "loose": loose,
     "count": count,
     "suggest": suggest,
+    "level": level,
 }
 
 

@@ -12,7 +12,17 @@ const PANELS = [
   { name: "loose", first: true, show: showLoose },
   { name: "count", when: (v) => v.status === "multiple" || v.status === "unknown", show: showCount },
   { name: "suggest", when: (v) => v.status === "multiple", show: showSuggest },
+  { name: "level", when: (v) => v.status !== "none", show: showLevel },
 ];
+
+function showLevel(r) {
+  if (r.status === "skipped") { $("level").textContent = "—"; return; }
+  if (r.status === "unknown") { $("level").textContent = "unknown: the budget ran out"; return; }
+  const head = r.status === "solved" ? `${r.level} (score ${r.score}); hardest step: ${r.hardest || "none"}`
+    : `unrated: the techniques stop with ${r.open_cells} cells open`;
+  $("level").dataset.status = r.level;
+  $("level").textContent = head + (r.hint ? `. Next: ${r.hint}` : "");
+}
 
 function puzzleText() {
   const grid = [];
