@@ -37,6 +37,8 @@ class CertifyOptions:
 
     backends: tuple[str, ...] = ("cnf",)
     minimal: bool = False
+    rate: bool = False
+    """Rate every puzzle with the logical rater too (files with a ``level:`` header are rated anyway)."""
     expect_status: bool = False
     budget: Budget = field(default_factory=Budget)
 
@@ -68,6 +70,8 @@ class Record:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     engines: list[EngineResult] = field(default_factory=list)
+    level: str | None = None
+    """The logical rater's level, when the puzzle was rated."""
     problems: list[str] = field(default_factory=list)
     unknowns: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
@@ -91,6 +95,7 @@ class Record:
             "seconds": round(self.seconds, 4),
             "cpu_seconds": round(self.cpu_seconds, 4),
             "engines": {e.backend: {"status": e.status, "seconds": round(e.seconds, 4)} for e in self.engines},
+            "level": self.level,
             "problems": self.problems,
             "unknowns": self.unknowns,
             "findings": self.findings,
@@ -106,7 +111,7 @@ class Record:
         record = cls(file=data["file"], hash=data.get("hash", ""), size=data.get("size", "?"),
                      clues=data.get("clues"), expected=data.get("expected"), verdict=data.get("verdict", ""),
                      outcome=data.get("outcome", FAILED), seconds=data.get("seconds", 0.0),
-                     cpu_seconds=data.get("cpu_seconds", 0.0), puzzle=puzzle)
+                     cpu_seconds=data.get("cpu_seconds", 0.0), puzzle=puzzle, level=data.get("level"))
         record.engines = [EngineResult(b, e["status"], e["seconds"]) for b, e in data.get("engines", {}).items()]
         for name in ("problems", "unknowns", "findings", "notes"):
             setattr(record, name, list(data.get(name, [])))
@@ -163,6 +168,8 @@ class EngineRun:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     minimal: Record | None = None
+    rating: dict | None = None
+    """The rater's answer (backend "rater"): its level, state and hardest step."""
 
 
 def run_engine(puzzle: Puzzle, backend: str, options: CertifyOptions) -> EngineRun:
@@ -175,6 +182,8 @@ def run_engine(puzzle: Puzzle, backend: str, options: CertifyOptions) -> EngineR
     start, cpu = time.perf_counter(), time.process_time()
     budget = options.budget
     run = EngineRun(backend, None)
+    if backend == RATER:
+        return _run_rater(puzzle, budget, run, start, cpu)
     try:
         run.verdict = uniqueness(puzzle, backend=backend, budget=Budget(budget.seconds, budget.conflicts),
                                  candidate=puzzle.solution)
@@ -190,6 +199,50 @@ def run_engine(puzzle: Puzzle, backend: str, options: CertifyOptions) -> EngineR
     return run
 
 
+RATER = "rater"
+"""The job name of the logical rater beside the engines."""
+
+
+def _run_rater(puzzle: Puzzle, budget: Budget, run: EngineRun, start: float, cpu: float) -> EngineRun:
+    from .logic import rate
+
+    try:
+        rating = rate(puzzle, budget=budget.seconds)
+        hardest = rating.hardest.sentence if rating.hardest is not None else ""
+        run.rating = {"level": rating.level, "state": rating.state, "open_cells": rating.open_cells,
+                      "hardest": hardest}
+    except Exception as exc:  # reported like an engine failure, never the end of the run
+        if is_interrupt(exc):
+            raise KeyboardInterrupt from None
+        run.error = f"{type(exc).__name__}: {exc}"
+    run.seconds, run.cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    return run
+
+
+def _judge_rating(record: Record, run: EngineRun, options: CertifyOptions) -> None:
+    """The rater's level against the file's ``level:`` header, and its verdict against the engines'."""
+    record.seconds += run.seconds
+    record.cpu_seconds += run.cpu_seconds
+    if run.rating is None:
+        record.problems.append(f"the rater failed: {run.error}")
+        return
+    rating = run.rating
+    record.level = rating["level"]
+    record.engines.append(EngineResult(RATER, f"{rating['level']} ({rating['state']})", run.seconds))
+    header = (record.puzzle.meta("level") or "").split() if record.puzzle is not None else []
+    if header and header[0] != rating["level"]:
+        if rating["state"] == "budget":
+            record.unknowns.append(f"level: the budget ran out before the rater confirmed '{header[0]}'")
+        else:
+            record.problems.append(f"level: the header says {header[0]}, the rater says {rating['level']} "
+                                   f"({rating['state']})")
+    # A logical solve proves the answer unique, a contradiction proves there is none: the engines must agree.
+    implied = {"solved": "unique", "contradiction": "none"}.get(rating["state"])
+    if implied and record.verdict in ("unique", "multiple", "none") and record.verdict != implied:
+        record.problems.append(f"the rater ended in '{rating['state']}' but the engines say {record.verdict}: "
+                               "an unsound technique")
+
+
 def judge(record: Record, runs: Sequence[EngineRun], options: CertifyOptions) -> Record:
     """Fill ``record`` from its engines' runs (in the order of ``options.backends``) and give its outcome."""
     puzzle = record.puzzle
@@ -200,6 +253,8 @@ def judge(record: Record, runs: Sequence[EngineRun], options: CertifyOptions) ->
     if puzzle.solution is not None:
         record.problems += [f"stored solution: {p}" for p in _rule_breaks(puzzle, puzzle.solution)]
     verdicts = []
+    rated = [run for run in runs if run.backend == RATER]
+    runs = [run for run in runs if run.backend != RATER]
     for run in runs:
         record.seconds += run.seconds
         record.cpu_seconds += run.cpu_seconds
@@ -226,6 +281,8 @@ def judge(record: Record, runs: Sequence[EngineRun], options: CertifyOptions) ->
         record.problems += minimal.problems
         record.unknowns += minimal.unknowns
         record.engines += minimal.engines
+    for run in rated:
+        _judge_rating(record, run, options)
     record.outcome = _outcome(record)
     return record
 
@@ -394,7 +451,15 @@ def _engine_job(job: tuple[Puzzle, str, CertifyOptions]) -> EngineRun:
 def _engine_cost(job: tuple[Puzzle, str, CertifyOptions]) -> float:
     """A rough guess of an engine run's work: the cells, CP-SAT's runs about ten times CNF's."""
     puzzle, backend, _ = job
-    return puzzle.size * (10.0 if backend == "cpsat" else 1.0)
+    return puzzle.size * {"cpsat": 10.0, RATER: 2.0}.get(backend, 1.0)
+
+
+def _jobs_of(record: Record, options: CertifyOptions) -> list[str]:
+    """The engines (and the rater, when asked for or when the file has a ``level:`` header) of one puzzle."""
+    if record.puzzle is None or record.problems:
+        return []
+    rater = options.rate or record.puzzle.meta("level") is not None
+    return list(options.backends) + ([RATER] if rater else [])
 
 
 def certify_records(
@@ -415,9 +480,8 @@ def certify_records(
     workers = workers or Workers.local()
     records = list(records)
     runs: list[dict[str, EngineRun]] = [{} for _ in records]
-    tasks = [(i, backend) for i, rec in enumerate(records) if rec.puzzle is not None and not rec.problems
-             for backend in options.backends]
-    pending = {i: len(options.backends) for i in {i for i, _ in tasks}}
+    tasks = [(i, backend) for i, rec in enumerate(records) for backend in _jobs_of(rec, options)]
+    pending = {i: len(_jobs_of(rec, options)) for i, rec in enumerate(records) if _jobs_of(rec, options)}
     for i, rec in enumerate(records):
         if i not in pending and on_done:
             on_done(rec)  # unparsable, or a header --expect-status refuses: judged already
@@ -429,7 +493,7 @@ def certify_records(
         runs[i][run.backend] = run
         pending[i] -= 1
         if pending[i] == 0:
-            judge(records[i], [runs[i][b] for b in options.backends], options)
+            judge(records[i], [runs[i][b] for b in _jobs_of(records[i], options)], options)
             if on_done:
                 on_done(records[i])
     return records
@@ -487,4 +551,4 @@ class ResultsLog:
 
 def _options_key(options: CertifyOptions) -> dict:
     return {"backends": list(options.backends), "minimal": options.minimal, "expect_status": options.expect_status,
-            "budget": _budget_text(options.budget)}
+            "rate": options.rate, "budget": _budget_text(options.budget)}

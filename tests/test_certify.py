@@ -298,3 +298,35 @@ def test_each_engine_of_a_puzzle_is_its_own_task_and_the_largest_go_first(monkey
     assert [r.file for r in records] == [str(f) for f in files]  # the report keeps the files' order
     assert all(r.outcome == PASSED and [e.backend for e in r.engines] == ["cnf", "cpsat"] for r in records)
     assert all(r.cpu_seconds > 0 for r in records)
+
+
+def test_rate_records_levels_and_a_level_header_is_checked(tmp_path, capsys):
+    from fillomino.logic import rate
+
+    level = rate(read_puzzle(str(CLEAN))).level
+    right = copy(tmp_path, name="right.txt")
+    right.write_text(right.read_text().replace("grid:", f"level: {level}\ngrid:", 1))
+    wrong = copy(tmp_path, name="wrong.txt")
+    other = "expert" if level != "expert" else "easy"
+    wrong.write_text(wrong.read_text().replace("grid:", f"level: {other}\ngrid:", 1))
+    records = certify_files([right, wrong, CLEAN], CertifyOptions(), workers=Workers(1))
+    assert [r.level for r in records] == [level, level, None]  # only headed files are rated without --rate
+    assert records[0].outcome == PASSED and records[2].outcome == PASSED
+    assert records[1].outcome == FAILED
+    assert f"level: the header says {other}, the rater says {level}" in records[1].problems[0]
+    assert main(["certify", "--workers", "1", "--rate", "--json", str(CLEAN)]) == 0
+    assert json.loads(capsys.readouterr().out)["puzzles"][0]["level"] == level
+
+
+def test_a_logical_solve_of_an_ambiguous_puzzle_is_an_unsound_rater(tmp_path, monkeypatch):
+    import types
+
+    import fillomino.logic
+
+    path = tmp_path / "amb.txt"
+    path.write_text(AMBIGUOUS.format(status="multiple"))
+    fake = types.SimpleNamespace(level="easy", state="solved", open_cells=0, hardest=None)
+    monkeypatch.setattr(fillomino.logic, "rate", lambda puzzle, budget=None: fake)
+    record = certify_file(path, CertifyOptions(expect_status=True, rate=True))
+    assert record.outcome == FAILED
+    assert any("an unsound technique" in p for p in record.problems)

@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files and folders")
     p.add_argument("--both", action="store_true", help="prove uniqueness with the CP-SAT engine too")
+    p.add_argument("--rate", action="store_true",
+                   help="also rate every puzzle with the logical rater (a file with a 'level:' header is rated and "
+                   "checked against it anyway); a logical solve must agree with the engines")
     p.add_argument("--minimal", action="store_true",
                    help="also check that every clue is needed (one incremental CNF question per clue)")
     p.add_argument("--expect-status", action="store_true",
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     options = CertifyOptions(
         backends=("cnf", "cpsat") if args.both else ("cnf",),
         minimal=args.minimal,
+        rate=args.rate,
         expect_status=args.expect_status,
         budget=Budget.parse(args.budget),
     )
@@ -152,7 +156,7 @@ def _write(name: str, text: str) -> None:
 def _options_json(options) -> dict:
     from ..certify import _budget_text
 
-    return {"backends": list(options.backends), "minimal": options.minimal,
+    return {"backends": list(options.backends), "minimal": options.minimal, "rate": options.rate,
             "expect_status": options.expect_status, "budget": _budget_text(options.budget)}
 
 
@@ -180,6 +184,13 @@ def text_report(records: Sequence, options, run: RunInfo | None = None) -> str:
     lines += [f"{r.file}: note: {n}" for r in records for n in r.notes]
     if lines:
         lines.append("")
+    levels: dict[str, int] = {}
+    for r in records:
+        if r.level is not None:
+            levels[r.level] = levels.get(r.level, 0) + 1
+    if levels:
+        order = ["easy", "medium", "hard", "expert", "unrated"]
+        lines.append("levels: " + ", ".join(f"{lv} {levels[lv]}" for lv in sorted(levels, key=order.index)))
     lines.append(summary_table(records, run))
     return "\n".join(lines)
 
