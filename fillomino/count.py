@@ -113,6 +113,7 @@ def count(
     budget: Budget | None = None,
     progress: Progress | None = None,
     bar: bool = False,
+    stuck_after: int = STUCK_PARTS,
 ) -> CountResult:
     """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
 
@@ -120,13 +121,14 @@ def count(
     result is the lower bound counted so far with ``exact=False`` (``status`` says whether anything
     was counted). ``progress`` receives one-line status messages; ``bar`` shows a
     ``fillomino.progress.Progress`` bar on stderr when it is a terminal. Ctrl-C raises
-    ``CountInterrupted`` with the bound so far.
+    ``CountInterrupted`` with the bound so far. ``auto``'s region search hands over to enumeration once
+    it has counted ``stuck_after`` parts, nine in ten of them dead ends.
     """
     from .progress import Progress as Bar
 
     _validate(puzzle, limit, max_size, method)
     with Bar(None, "counting", unit="branch", enabled=None if bar else False) as display:
-        run = _Run(puzzle, cuts, limit, max_size, budget, progress, display)
+        run = _Run(puzzle, cuts, limit, max_size, budget, progress, display, stuck_after)
         try:
             return run.go(method)
         except KeyboardInterrupt:
@@ -145,9 +147,11 @@ def auto_method(puzzle: Puzzle, limit: int | None = None) -> str:
 class _Run:
     """One count: the shared clock, budget and the lower bound found so far."""
 
-    def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display) -> None:
+    def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display, stuck_after=STUCK_PARTS) -> None:
+        from .clock import Clock
+
         self.puzzle, self.cuts, self.limit, self.max_size = puzzle, cuts, limit, max_size
-        self.seconds = getattr(budget, "seconds", None)
+        self.clock = Clock.after(getattr(budget, "seconds", None))
         self.display = display
         told = progress or (lambda _text: None)
 
@@ -159,11 +163,11 @@ class _Run:
         self.start = time.monotonic()
         self.found = 0
         self.method = "enumerate"
+        self.stuck_after = stuck_after
 
     def left(self) -> float | None:
-        if self.seconds is None:
-            return None
-        return max(0.0, self.seconds - (time.monotonic() - self.start))
+        left = self.clock.seconds_left()
+        return None if left is None else max(0.0, left)
 
     def result(self, n: int, exact: bool, method: str) -> CountResult:
         if self.limit is not None and n >= self.limit and not (exact and n == self.limit):
@@ -171,7 +175,7 @@ class _Run:
         return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start)
 
     def deadline(self) -> float | None:
-        return None if self.seconds is None else self.start + self.seconds
+        return self.clock.end
 
     def go(self, method: str) -> CountResult:
         chosen = method == "auto"
@@ -188,7 +192,7 @@ class _Run:
         from .regions import RegionsStuck
 
         try:
-            return self.regions(stuck_after=STUCK_PARTS)
+            return self.regions(stuck_after=self.stuck_after)
         except RegionsStuck:
             self.progress("region search stuck in dead ends; enumerating on the CNF engine")
             return self.enumerate(None)
@@ -226,7 +230,7 @@ class _Run:
     def enumerate(self, stop: int | None, seconds: float | None = None) -> CountResult:
         """Count solutions one by one; stops after ``stop`` of them or ``seconds`` (then exact=False)."""
         self.method, self.found = "enumerate", 0
-        deadline = None if self.seconds is None else self.start + self.seconds
+        deadline = self.clock.end
         if seconds is not None:
             mine = time.monotonic() + seconds
             deadline = mine if deadline is None else min(deadline, mine)

@@ -196,13 +196,10 @@ def test_progress_bar_only_on_a_terminal(capsys, monkeypatch):
     assert capsys.readouterr().err == ""
 
 
-def test_auto_hands_a_dead_end_search_to_the_cnf_engine(monkeypatch):
-    import fillomino.count as count_module
-
-    monkeypatch.setattr(count_module, "STUCK_PARTS", 1)
+def test_auto_hands_a_dead_end_search_to_the_cnf_engine():
     board = Puzzle(1, 3, (2, 0, 2))  # no solution: every part the search counts is dead
-    result = count(board)
+    result = count(board, stuck_after=1)
     assert (result.count, result.exact, result.method) == (0, True, "enumerate")
-    assert count(board, method="regions").method == "regions"  # asked for by name: no hand-over
+    assert count(board, method="regions", stuck_after=1).method == "regions"  # asked for by name: no hand-over
     alive = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
-    assert count(alive).method == "regions"  # live parts: the search keeps going
+    assert count(alive, stuck_after=1).method == "regions"  # live parts: the search keeps going

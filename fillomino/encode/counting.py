@@ -24,9 +24,9 @@ must share the region (``same``) and clued members fix the count.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
+from ..grid import distances
 from ..puzzle import FillominoError, Puzzle, neighbours
 
 
@@ -64,19 +64,6 @@ class CountingCnf:
         return y
 
 
-def _distances(start: int, nbrs: list[list[int]], allowed_from: int) -> dict[int, int]:
-    """BFS distances from ``start`` through cells numbered >= ``allowed_from``."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        i = queue.popleft()
-        for k in nbrs[i]:
-            if k >= allowed_from and k not in dist:
-                dist[k] = dist[i] + 1
-                queue.append(k)
-    return dist
-
-
 def build(puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None, style: str = "order") -> CountingCnf:
     """The counting CNF of ``puzzle``: pictures (default) or cuts, regions of at most ``max_size`` cells."""
     if style not in ("order", "onehot"):
@@ -105,7 +92,7 @@ def build(puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None, st
     depth = min(cap, n - 1)
     member: dict[tuple[int, int], int] = {}
     for j in range(n):
-        dist = _distances(j, nbrs, j)
+        dist = distances(j, nbrs, through=range(j, len(nbrs)))  # through cells numbered >= j
         reach = {j: true}  # cells reached within t steps, for the current t
         for t in range(1, min(depth, len(dist) - 1) + 1):
             nxt = {}
