@@ -283,6 +283,7 @@ def test_a_spent_budget_says_unknown_and_the_page_keeps_working(browser) -> None
         browser.find_element(By.ID, "new").click()  # an empty 12x12: far too loose to settle in 0.2 s
         wait(browser, lambda d: settled(d) and verdict(d) in ("multiple", "unknown"))
         assert browser.find_element(By.ID, "loose").text == "unknown: the budget ran out"
-        assert browser.find_element(By.ID, "count").text.startswith("at least")
+        # whether the budget let the count find some solutions depends on the machine's load
+        assert browser.find_element(By.ID, "count").text.startswith(("at least", "unknown number of solutions"))
         assert browser.find_element(By.ID, "error").get_attribute("hidden")
 

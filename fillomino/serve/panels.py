@@ -59,7 +59,8 @@ def count(puzzle: Puzzle, budget: Budget) -> dict:
     from ..count import count as count_solutions
 
     result = count_solutions(puzzle, limit=COUNT_LIMIT, budget=budget)
-    return {"status": "exact" if result.exact else "at least", "count": result.count, "text": result.describe()}
+    status = {"exact": "exact", "lower_bound": "at least"}.get(result.status, "unknown")
+    return {"status": status, "count": result.count, "text": result.describe()}
 
 
 def suggest(puzzle: Puzzle, budget: Budget) -> dict:
