@@ -46,7 +46,7 @@ def corpus_sample() -> list:
     return files
 
 
-@pytest.mark.slow
+@pytest.mark.long  # 77 CPU s; CI's CP-SAT second opinion certifies the corpus up to 12x12 instead
 @pytest.mark.parametrize("part", range(4))
 def test_backends_agree_on_the_small_external_puzzles(external_corpus, part):
     """Every fourth puzzle of the sample per part, so that parallel test workers can share them."""

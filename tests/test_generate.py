@@ -136,7 +136,7 @@ def test_puzzles_are_unique_minimal_and_solved_by_their_answer(n, proved_minimal
 BIG_SEEDS = [(15, s) for s in range(20 if FULL else 2)] + [(20, s) for s in range(20 if FULL else 1)]
 
 
-@pytest.mark.slow
+@pytest.mark.long  # 71 CPU s; CI certifies the generated corpus up to 30x30 instead (.ci/run)
 @pytest.mark.parametrize("n, seed", BIG_SEEDS)
 def test_big_puzzles_are_unique_and_minimal(n, seed):
     assert_unique_and_minimal(generate(n, n, seed), minimal=FULL or n == 15)
