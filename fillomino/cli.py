@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -36,6 +37,11 @@ EXIT_USAGE = 2
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit code 2."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # '-1s' is a (refused) budget, not an unknown option: let values like it reach their option's parser.
+        self._negative_number_matcher = re.compile(r"^-\d+[a-z]?$|^-\d*\.\d+[a-z]?$", re.IGNORECASE)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise FillominoError(f"{self.prog}: {message} (see --help)")

@@ -35,6 +35,16 @@ def add_engine_options(parser: argparse.ArgumentParser, backend: bool = True) ->
         parser.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
 
 
+def seconds_budget(text: str | None) -> float | None:
+    """A --budget for work that counts time only (the logical rater): seconds, or None for no limit."""
+    from ..solvers import Budget
+
+    budget = Budget.parse(text)
+    if budget.conflicts is not None:
+        raise FillominoError(f"--budget {text!r}: this work counts time, not conflicts: give a time like '5s'")
+    return budget.seconds
+
+
 def load_puzzle(source: str) -> Puzzle:
     """Read a puzzle from a path, '-', or inline text; errors are FillominoError with a location."""
     from ..formats import read_puzzle
@@ -59,7 +69,15 @@ def engine_kwargs(args: argparse.Namespace, backend: bool = True) -> dict:
 
             raise FillominoError(f"--threads must be at least 1, got {args.threads}")
         kwargs["threads"] = args.threads
+        warn_threads_ignored(args.backend, args.threads)
     return kwargs
+
+
+def warn_threads_ignored(backend: str, threads: int) -> None:
+    """Say on stderr that --threads has no effect, rather than ignore it silently."""
+    if backend == "cnf" and threads != 1:
+        print(f"fillomino: note: --threads {threads} is ignored by the cnf backend (one thread); "
+              "--backend cpsat uses them", file=sys.stderr)
 
 
 def add_workers(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, load_puzzle, print_json
+from .common import add_json, load_puzzle, print_json, seconds_budget
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", metavar="FILE",
                    help="write the step log (audit STEPS format, JSON lines); one puzzle only")
     p.add_argument("--force", action="store_true", help="overwrite the --steps file if it exists")
-    p.add_argument("--budget", metavar="SECONDS", type=float,
-                   help="give up (unrated, state budget) after this much CPU time")
+    p.add_argument("--budget", metavar="TIME",
+                   help="give up (unrated, state budget) after this much CPU time ('30', '5s', '5m', '1h')")
     p.set_defaults(run=run)
 
 
@@ -91,14 +91,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.steps and len(args.inputs) > 1:
         raise FillominoError("--steps writes one puzzle's log: give one PUZZLE")
-    if args.budget is not None and not args.budget > 0:
-        raise FillominoError(f"--budget must be a positive number of seconds, got {args.budget}")
+    budget = seconds_budget(args.budget)
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
     results = []
     with Progress(len(puzzles), "rating", unit="puzzle", quiet=len(puzzles) == 1) as bar:
         for name, puzzle in puzzles:
             bar.note(name)
-            rating = rate(puzzle, budget=args.budget)
+            rating = rate(puzzle, budget=budget)
             results.append((name, puzzle, rating))
             bar.advance(unrated=sum(1 for _, _, r in results if r.level == "unrated"))
     if args.steps:

@@ -1,0 +1,94 @@
+"""The options every command shares behave alike: budget syntax, --threads said when ignored, --plain notes,
+stdin read as a file is, URLs refused with trailing junk (issue 23)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fillomino.cli import main
+from fillomino.puzzle import FillominoError
+from fillomino.solvers import Budget
+
+PUZZLE = "fillomino:3x3:a2b234b"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    "text, seconds, conflicts",
+    [("5", 5.0, None), ("5s", 5.0, None), ("2.5", 2.5, None), ("5m", 300.0, None), ("1h", 3600.0, None),
+     (" 10S ", 10.0, None), ("100000c", None, 100000), (None, None, None)],
+)
+def test_budget_syntax(text, seconds, conflicts):
+    assert Budget.parse(text) == Budget(seconds, conflicts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "inf", "infs", "nan", "-1s", "0", "0s", "-5", "5x", "c", "1.5c", "-3c", "99999999999999999999999999s",
+     "1e400", "99999999999999999999999c"],
+)
+def test_budget_refuses_what_no_clock_can_hold(text):
+    with pytest.raises(FillominoError, match="budget"):
+        Budget.parse(text)
+
+
+@pytest.mark.parametrize("command", ["unique", "solve", "count", "ambiguity", "rate"])
+@pytest.mark.parametrize("budget", ["inf", "-1s", "", "99999999999999999999999999s"])
+def test_every_command_refuses_a_bad_budget_with_one_line(capsys, command, budget):
+    code, out, err = run(capsys, command, PUZZLE, "--budget", budget)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "budget" in err and "Traceback" not in err
+
+
+def test_minutes_budget_is_accepted(capsys):
+    code, out, _ = run(capsys, "unique", PUZZLE, "--budget", "5m", "--json")
+    assert code == 0 and json.loads(out)["status"] == "unique"
+
+
+def test_threads_with_cnf_is_said_to_be_ignored(capsys):
+    code, _, err = run(capsys, "unique", PUZZLE, "--threads", "4")
+    assert code == 0 and "--threads 4 is ignored by the cnf backend" in err
+    code, _, err = run(capsys, "unique", PUZZLE, "--threads", "2", "--backend", "cpsat")
+    assert code == 0 and "ignored" not in err
+
+
+def test_solve_plain_prints_digit_rows_only_and_the_note_on_stderr(capsys):
+    code, out, err = run(capsys, "solve", PUZZLE, "--plain", "--max-size", "9")
+    assert code == 0
+    assert out.split() == ["423", "423", "443"]
+    assert "--max-size 9" in err
+
+
+def test_solve_json_names_seconds_and_backend(capsys):
+    code, out, _ = run(capsys, "solve", PUZZLE, "--json", "--backend", "cpsat")
+    doc = json.loads(out)
+    assert code == 0 and doc["backend"] == "cpsat" and doc["seconds"] >= 0 and doc["status"] == "solved"
+
+
+def test_url_with_trailing_junk_is_refused_like_an_id(capsys):
+    code, _, err = run(capsys, "unique", "https://puzz.link/p?fillomino/3/3/g2h234h999999")
+    assert code == 2 and "already filled" in err
+    code, _, err = run(capsys, "unique", "fillomino:3x3:a2b234b99")
+    assert code == 2 and "already filled" in err
+    assert run(capsys, "unique", "https://puzz.link/p?fillomino/3/3/g2h234h")[0] == 0
+
+
+def test_binary_stdin_gets_the_files_message(tmp_path):
+    data = b"ab\x80\x08*zz"
+    path = tmp_path / "binary.bin"
+    path.write_bytes(data)
+    cmd = [sys.executable, "-m", "fillomino", "unique"]
+    by_file = subprocess.run([*cmd, str(path)], capture_output=True, timeout=60)
+    by_stdin = subprocess.run([*cmd, "-"], input=data, capture_output=True, timeout=60)
+    assert by_file.returncode == by_stdin.returncode == 2
+    assert by_file.stderr.decode().replace(str(path), "<stdin>") == by_stdin.stderr.decode()
+    assert b"not a UTF-8 text file (byte 2)" in by_stdin.stderr
