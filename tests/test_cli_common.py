@@ -92,3 +92,33 @@ def test_binary_stdin_gets_the_files_message(tmp_path):
     assert by_file.returncode == by_stdin.returncode == 2
     assert by_file.stderr.decode().replace(str(path), "<stdin>") == by_stdin.stderr.decode()
     assert b"not a UTF-8 text file (byte 2)" in by_stdin.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", PUZZLE, "-o", "{missing}/x.svg"],
+        ["rate", PUZZLE, "--steps", "{missing}/steps.txt"],
+        ["generate", "--size", "3x3", "--seed", "1", "--out", "{missing}/batch"],
+        ["certify", "{puzzle}", "--workers", "1", "--junit", "{missing}/x.xml"],
+        ["certify", "{puzzle}", "--workers", "1", "--html", "{missing}/x.html"],
+        ["certify", "{puzzle}", "--workers", "1", "--results", "{missing}/x.jsonl"],
+    ],
+)
+def test_an_output_in_a_missing_folder_is_refused_the_same_way_before_any_work(tmp_path, capsys, argv):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("2.\n..\n")
+    missing = tmp_path / "nodir"
+    argv = [a.format(missing=missing, puzzle=puzzle) for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert f"the folder {str(missing)!r} does not exist" in err and err.count("\n") == 1
+    assert not missing.exists()
+
+
+def test_rate_steps_refuses_an_existing_file_before_rating(tmp_path, capsys):
+    steps = tmp_path / "steps.txt"
+    steps.write_text("mine\n")
+    code, out, err = run(capsys, "rate", PUZZLE, "--steps", str(steps))
+    assert code == 2 and out == "" and "--force" in err
+    assert steps.read_text() == "mine\n"

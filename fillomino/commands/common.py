@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..puzzle import FillominoError, Puzzle
 
@@ -105,6 +106,24 @@ def workers_from(args: argparse.Namespace):
 def add_quiet(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar (there is none when stderr is not a terminal either)")
+
+
+def check_output(flag: str, name: str, force: bool, *, exists_ok: bool = False) -> Path:
+    """Before any work: the one rule for every output file a command writes.
+
+    Its folder must already exist (nothing is created on the user's behalf but the file itself), it is not a
+    folder, and an existing file is only overwritten with --force (``exists_ok`` when the caller has its own
+    rule for an existing file, as certify's --results with --resume).
+    """
+    path = Path(name)
+    if path.is_dir():
+        raise FillominoError(f"{flag} {name} is a folder, not a file")
+    if path.exists() and not (force or exists_ok):
+        raise FillominoError(f"{flag} {name} already exists: use --force to overwrite it")
+    parent = path.parent
+    if not parent.is_dir():
+        raise FillominoError(f"{flag} {name}: the folder {str(parent)!r} does not exist (create it first)")
+    return path
 
 
 def add_no_color(parser: argparse.ArgumentParser) -> None:

@@ -198,7 +198,8 @@ def _record(made, puzzle: Puzzle, path: str | None) -> dict:
 
 
 def _prepare_out(out: Path, paths: list[Path], force: bool) -> None:
-    """Make DIR and refuse, before any work, to overwrite a file without --force."""
+    """Make DIR (in a folder that exists: no parents made, as for every output) and refuse, before any work,
+    to overwrite a file without --force."""
     if out.exists() and not out.is_dir():
         raise FillominoError(f"--out {out} is a file, not a directory")
     if not force:
@@ -206,8 +207,10 @@ def _prepare_out(out: Path, paths: list[Path], force: bool) -> None:
         if taken:
             more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
             raise FillominoError(f"{taken[0]} already exists{more}: use --force to overwrite, or another --seed")
+    if not out.parent.is_dir():
+        raise FillominoError(f"--out {out}: the folder {str(out.parent)!r} does not exist (create it first)")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        out.mkdir(exist_ok=True)
     except OSError as exc:
         raise FillominoError(f"cannot create --out directory {out}: {exc.strerror}") from None
 

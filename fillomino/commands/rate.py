@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, load_puzzle, print_json, seconds_budget
+from .common import add_json, check_output, load_puzzle, print_json, seconds_budget
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     if args.steps and len(args.inputs) > 1:
         raise FillominoError("--steps writes one puzzle's log: give one PUZZLE")
     budget = seconds_budget(args.budget)
+    if args.steps:
+        check_output("--steps", args.steps, args.force)  # before the work, not after it
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
     results = []
     with Progress(len(puzzles), "rating", unit="puzzle", quiet=len(puzzles) == 1) as bar:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from .common import add_engine_options, add_input, add_json, load_puzzle, print_json
+from .common import add_engine_options, add_input, add_json, check_output, load_puzzle, print_json
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
@@ -101,12 +101,7 @@ def _check_output(path: Path, force: bool) -> str:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise FillominoError(f"output {str(path)!r} must end in .svg or .png (got {suffix or 'no extension'!r})")
-    if path.exists() and not force:
-        raise FillominoError(f"{path} already exists: pass --force to overwrite it")
-    if path.is_dir():
-        raise FillominoError(f"{path} is a folder, not a file")
-    if not path.parent.is_dir():
-        raise FillominoError(f"folder {str(path.parent)!r} does not exist")
+    check_output("-o", str(path), force)
     return suffix
 
 
