@@ -88,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE
+        from .commands.common import begin_command
+
+        begin_command(args)
         return int(args.run(args) or 0)
     except FillominoError as exc:
         print(f"fillomino: error: {exc}", file=sys.stderr)

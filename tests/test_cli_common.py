@@ -122,3 +122,71 @@ def test_rate_steps_refuses_an_existing_file_before_rating(tmp_path, capsys):
     code, out, err = run(capsys, "rate", PUZZLE, "--steps", str(steps))
     assert code == 2 and out == "" and "--force" in err
     assert steps.read_text() == "mine\n"
+
+
+def _documented_shapes() -> dict[str, tuple[set[str] | None, list[list[str]]]]:
+    """docs/usage/cli.md's JSON table: command -> (allowed statuses or None for open, fields (alternatives))."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "usage" / "cli.md").read_text(encoding="utf-8")
+    shapes = {}
+    for line in text.split("## JSON", 1)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        command = cells[0].strip("`")
+        statuses = None if ("..." in cells[1] or "the " in cells[1]) else set(re.findall(r"`(\w+)`", cells[1]))
+        fields = []
+        for part in re.split(r",\s*(?![^()]*\))", cells[2]):
+            names = re.findall(r"`([a-z_]+)`", part.split("(")[0])
+            if names:
+                fields.append(names)
+        shapes[command] = (statuses, fields)
+    return shapes
+
+
+def _json_calls(tmp_path) -> dict[str, list[str]]:
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("genre: fillomino\ngrid:\n.2.\n.23\n4..\n")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("423\n423\n443\n")
+    steps = tmp_path / "steps.jsonl"
+    assert main(["rate", PUZZLE, "--steps", str(steps)]) == 0
+    ambiguous = "fillomino:3x3:a2b23ab"
+    return {
+        "convert": ["convert", PUZZLE],
+        "check": ["check", PUZZLE, str(answer)],
+        "solve": ["solve", PUZZLE],
+        "solve --logic": ["solve", PUZZLE, "--logic"],
+        "unique": ["unique", PUZZLE],
+        "crosscheck": ["crosscheck", str(puzzle), "--workers", "1"],
+        "count": ["count", ambiguous],
+        "ambiguity": ["ambiguity", ambiguous],
+        "suggest": ["suggest", ambiguous],
+        "audit": ["audit", PUZZLE, str(steps)],
+        "generate": ["generate", "--size", "3x3", "--seed", "1"],
+        "certify": ["certify", str(puzzle), "--workers", "1"],
+        "render": ["render", PUZZLE],
+        "rate": ["rate", PUZZLE],
+        "hint": ["hint", PUZZLE],
+    }
+
+
+def test_every_command_json_has_the_envelope_and_its_documented_fields(tmp_path, capsys):
+    shapes = _documented_shapes()
+    calls = _json_calls(tmp_path)
+    capsys.readouterr()
+    assert set(shapes) == set(calls), "docs/usage/cli.md and this test name the same commands"
+    for name, argv in calls.items():
+        code, out, err = run(capsys, *argv, "--json")
+        assert code in (0, 1), (name, err)
+        doc = json.loads(out)
+        assert isinstance(doc, dict), name
+        statuses, fields = shapes[name]
+        assert {"status", "seconds", "max_size"} <= set(doc), (name, sorted(doc))
+        assert isinstance(doc["seconds"], (int, float)) and doc["seconds"] >= 0, name
+        if statuses is not None:
+            assert doc["status"] in statuses, (name, doc["status"])
+        for alternatives in fields:
+            assert any(f in doc for f in alternatives), (name, alternatives, sorted(doc))

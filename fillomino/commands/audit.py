@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"unknown: the budget ran out before the {len(steps)} steps could be judged")
         return 3
     if args.json:
-        print_json(result.to_json(every=args.all))
+        print_json(result.to_json(every=args.all), status="sound" if result.sound else "unsound")
     else:
         print(describe(puzzle, result, args.all, use_color(args)))
     return 0 if result.sound else 1

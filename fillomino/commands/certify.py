@@ -119,11 +119,12 @@ def run(args: argparse.Namespace) -> int:
         _write(args.junit, junit_xml(records, options))
     if args.html:
         _write(args.html, html_report(records, options))
+    failing = [r for r in records if r.fails(options.expect_status)]
+    status = "failed" if any(r.outcome == "failed" for r in failing) else "unknown" if failing else "certified"
     if args.json:
-        print_json(json_report(records, options, run_info))
+        print_json(json_report(records, options, run_info), status=status)
     else:
         print(text_report(records, options, run_info))
-    failing = [r for r in records if r.fails(options.expect_status)]
     if any(r.outcome == "failed" for r in failing):
         return EXIT_FAILED
     return EXIT_UNKNOWN if failing else 0

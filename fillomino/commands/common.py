@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from ..puzzle import FillominoError, Puzzle
@@ -53,7 +54,34 @@ def load_puzzle(source: str) -> Puzzle:
     return read_puzzle(source)
 
 
-def print_json(obj: object) -> None:
+# What every --json answer carries besides its own fields (docs/usage/cli.md): cli.main starts it per command.
+_envelope: dict = {"started": None, "max_size": None}
+
+
+def begin_command(args: argparse.Namespace) -> None:
+    """Start the clock and note the --max-size of the command about to run, for the JSON envelope."""
+    _envelope["started"] = time.perf_counter()
+    _envelope["max_size"] = getattr(args, "max_size", None)
+
+
+def envelope(obj: dict, status: str | None = None) -> dict:
+    """``obj`` with the shared fields: ``status`` (given here when the command's own object has none),
+    ``seconds`` (wall time of the command, unless it measured its own) and ``max_size`` (the cap assumed)."""
+    started = _envelope["started"]
+    out = dict(obj)
+    if status is not None:
+        out.setdefault("status", status)
+    out.setdefault("seconds", round(time.perf_counter() - started, 6) if started is not None else 0.0)
+    out.setdefault("max_size", _envelope["max_size"])
+    return out
+
+
+def print_json(obj: object, status: str | None = None) -> None:
+    """One JSON document on stdout; objects (and lists of them) get the envelope."""
+    if isinstance(obj, dict):
+        obj = envelope(obj, status)
+    elif isinstance(obj, list):
+        obj = [envelope(o, status) if isinstance(o, dict) else o for o in obj]
     json.dump(obj, sys.stdout)
     sys.stdout.write("\n")
 

@@ -183,7 +183,9 @@ def run(args: argparse.Namespace) -> int:
                     bar.write(table.row(records[-1]), sys.stdout)
     summary = summarize(records, backends, args.max_size, unparsable)
     if args.json:
-        print_json({"puzzles": [r.to_json() for r in records], "summary": summary})
+        status = "disagree" if summary["disagree"] else "unparsable" if unparsable else \
+            "undecided" if summary["undecided"] else "agree"
+        print_json({"puzzles": [r.to_json() for r in records], "summary": summary}, status=status)
     else:
         print(table.footer(records, summary))
     if summary["disagree"] or unparsable:

@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--min-clues", type=int, metavar="N", help="stop removing clues once N are left")
     p.add_argument("--max-clues", type=int, metavar="N", help="drop answers that keep more than N clues")
     p.add_argument("--budget", metavar="LIMIT",
-                   help="limit for each uniqueness question ('5s' or '100000c'); running out is an error")
+                   help="limit for each uniqueness question ('5s' or '100000c'); running out exits 3")
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="processes for the hardest uniqueness questions, which then race differently tuned "
                    "solvers (faster on big grids; the puzzle is the same; default: 1)")
@@ -85,7 +85,7 @@ def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from ..progress import Progress
-    from ..solvers import Budget
+    from ..solvers import Budget, BudgetExhausted
     from ..workers import run_jobs
 
     rows, cols = parse_shape(args.size)
@@ -119,6 +119,11 @@ def run(args: argparse.Namespace) -> int:
                 while done in finished:
                     _emit(finished.pop(done), args, out, rows, cols, done)
                     done += 1
+    except BudgetExhausted:
+        # A spent budget exits 3 in every command: the puzzle could not be proved unique in time.
+        where = f" ({done} of {len(seeds)} puzzles written to {out})" if out is not None else ""
+        print(f"fillomino: unknown: the budget ran out before a puzzle was proved unique{where}", file=sys.stderr)
+        return 3
     except Exception as exc:
         if not is_interrupt(exc):
             raise
@@ -149,11 +154,11 @@ def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int
         path = target_path(out, rows, cols, made.seed, args.format)
         _write_file(path, text)
         if args.json:
-            print_json(_record(made, puzzle, str(path)))
+            print_json(_record(made, puzzle, str(path)), status="unique")
         else:
             print(path)
     elif args.json:
-        print_json(_record(made, puzzle, None))
+        print_json(_record(made, puzzle, None), status="unique")
     else:
         if done and args.format in ("text", "json"):
             sys.stdout.write("\n" if args.format == "text" else "")

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.steps:
         _write_steps(args.steps, results[0][2].audit_lines(), args.force)
     if args.json:
-        objs = [{"puzzle": name, "shape": p.shape, **r.to_json()} for name, p, r in results]
+        objs = [{"puzzle": name, "shape": p.shape, **r.to_json(), "status": r.state} for name, p, r in results]
         print_json(objs[0] if len(objs) == 1 else objs)
     elif len(results) == 1:
         print(_explain(*results[0], args.steps))

@@ -45,7 +45,7 @@ def _run_logic(args: argparse.Namespace, puzzle) -> int:
     budget = seconds_budget(args.budget)
     rating = rate(puzzle, budget=budget)
     if args.json:
-        print_json(rating.to_json(steps=True))
+        print_json(rating.to_json(steps=True), status=rating.state)
         return 0 if rating.solved else 1
     for k, step in enumerate(rating.steps, 1):
         cells = ", ".join(cell_name(c, puzzle.cols) for c in step.cells)
