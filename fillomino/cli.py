@@ -44,7 +44,9 @@ class _Parser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-\d+[a-z]?$|^-\d*\.\d+[a-z]?$", re.IGNORECASE)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise FillominoError(f"{self.prog}: {message} (see --help)")
+        # main() already says "fillomino: error:": name only the subcommand, if any, so nothing is said twice.
+        where = self.prog.removeprefix("fillomino").strip()
+        raise FillominoError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 
 class _Version(argparse.Action):

@@ -190,3 +190,29 @@ def test_every_command_json_has_the_envelope_and_its_documented_fields(tmp_path,
             assert doc["status"] in statuses, (name, doc["status"])
         for alternatives in fields:
             assert any(f in doc for f in alternatives), (name, alternatives, sorted(doc))
+
+
+def test_wording_says_each_thing_once_and_in_clean_english(tmp_path, capsys):
+    huge = "genre: fillomino\ngrid:\n" + ("." * 201 + "\n") * 3
+    for text in (huge, json.dumps({"grid": ["." * 201] * 3})):
+        code, _, err = run(capsys, "unique", text)
+        assert code == 2 and "grid 3x201 is too large" in err and "grid grid" not in err and "grid: grid" not in err
+    code, _, err = run(capsys, "check", PUZZLE, str(tmp_path / "nofile.txt"))
+    assert code == 2 and "(an answer is a file" in err
+    code, _, err = run(capsys, "--bogus")
+    assert code == 2 and err.startswith("fillomino: error: unrecognized arguments: --bogus")
+    code, _, err = run(capsys, "unique", PUZZLE, "--backend", "x")
+    assert code == 2 and err.startswith("fillomino: error: unique: argument --backend")
+
+
+def test_counts_of_one_are_singular(tmp_path, capsys):
+    steps = tmp_path / "steps.jsonl"
+    assert main(["rate", PUZZLE, "--steps", str(steps)]) == 0
+    steps.write_text(steps.read_text().splitlines()[0] + "\n")
+    capsys.readouterr()
+    code, out, _ = run(capsys, "audit", PUZZLE, str(steps))
+    assert code == 0 and out.startswith("sound: 1 step, 1 sound")
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("genre: fillomino\ngrid:\n.2.\n.23\n4..\n")
+    code, out, _ = run(capsys, "crosscheck", str(puzzle), "--workers", "1")
+    assert code == 0 and "\n1 puzzle: 1 agree" in out

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..puzzle import FillominoError
-from .common import add_quiet, add_workers, check_output, print_json, workers_from
+from .common import add_quiet, add_workers, check_output, plural, print_json, workers_from
 
 EXIT_FAILED = 1
 EXIT_UNKNOWN = 3
@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
             certify_records(todo, options, workers=workers, on_done=done)
     except KeyboardInterrupt:
         kept = f"; the finished ones are in {args.results}" if log is not None else ""
-        print(f"fillomino: interrupted: {bar.done} of {len(records)} puzzles certified{kept}", file=sys.stderr)
+        print(f"fillomino: interrupted: {bar.done} of {plural(len(records), 'puzzle')} certified{kept}",
+              file=sys.stderr)
         return 130
     finally:
         if log is not None:
@@ -229,10 +230,6 @@ def _times(records: Sequence, run: RunInfo | None) -> str:
     if run is None:
         return cpu
     return f"{run.wall_seconds:.1f} s wall on {run.workers}, {cpu}"
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # ---------------------------------------------------------------- JSON

@@ -13,7 +13,16 @@ import sys
 from dataclasses import dataclass, field
 
 from ..puzzle import FillominoError, Puzzle, is_solution
-from .common import add_engine_options, add_json, add_quiet, add_workers, engine_kwargs, print_json, workers_from
+from .common import (
+    add_engine_options,
+    add_json,
+    add_quiet,
+    add_workers,
+    engine_kwargs,
+    plural,
+    print_json,
+    workers_from,
+)
 
 EXIT_DISAGREE = 1
 EXIT_UNDECIDED = 3
@@ -234,7 +243,7 @@ class _Table:
     def footer(self, records: list[Record], summary: dict) -> str:
         seconds = ", ".join(f"{b} {s:.1f} s" for b, s in summary["seconds"].items())
         lines = [
-            f"{summary['puzzles']} puzzles: {summary['agree']} agree, {summary['disagree']} disagree, "
+            f"{plural(summary['puzzles'], 'puzzle')}: {summary['agree']} agree, {summary['disagree']} disagree, "
             f"{summary['undecided']} undecided (total {seconds})"
         ]
         if summary["unparsable"]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..interrupts import is_interrupt
 from ..puzzle import FillominoError, Puzzle
-from .common import add_quiet, add_workers, print_json, workers_from
+from .common import add_quiet, add_workers, plural, print_json, workers_from
 
 FORMATS = ("text", "json", "id", "url")
 
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                     done += 1
     except BudgetExhausted:
         # A spent budget exits 3 in every command: the puzzle could not be proved unique in time.
-        where = f" ({done} of {len(seeds)} puzzles written to {out})" if out is not None else ""
+        where = f" ({done} of {plural(len(seeds), 'puzzle')} written to {out})" if out is not None else ""
         print(f"fillomino: unknown: the budget ran out before a puzzle was proved unique{where}", file=sys.stderr)
         return 3
     except Exception as exc:
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         interrupted = False
     if interrupted:
         where = f" written to {out}" if out is not None else ""
-        print(f"fillomino: interrupted: {done} of {len(seeds)} puzzles{where}", file=sys.stderr)
+        print(f"fillomino: interrupted: {done} of {plural(len(seeds), 'puzzle')}{where}", file=sys.stderr)
         return 130
     return 0
 

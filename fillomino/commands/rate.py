@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, check_output, load_puzzle, print_json, seconds_budget
+from .common import add_json, check_output, load_puzzle, plural, print_json, seconds_budget
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -43,14 +43,16 @@ def _line(name: str, puzzle, rating) -> list[str]:
 def _explain(name: str, puzzle, rating, steps_file: str | None) -> str:
     out = [f"{name}: {rating.level}" + (f" (score {rating.score})" if rating.level != "unrated" else "")]
     if rating.state == "solved":
-        out.append(f"solved by logic in {len(rating.steps)} steps ({rating.seconds:.3f} s); a logical solve "
+        out.append(f"solved by logic in {plural(len(rating.steps), 'step')} ({rating.seconds:.3f} s); a logical solve "
                    "also proves the answer unique")
     elif rating.state == "contradiction":
         out.append(f"no solution: {rating.steps[-1].sentence}" if rating.steps else "no solution")
     elif rating.state == "budget":
-        out.append(f"the budget ran out after {len(rating.steps)} steps ({rating.open_cells} cells still open)")
+        out.append(f"the budget ran out after {plural(len(rating.steps), 'step')} "
+                   f"({rating.open_cells} cells still open)")
     else:
-        out.append(f"the techniques stall with {rating.open_cells} cells open after {len(rating.steps)} steps "
+        out.append(f"the techniques stall with {rating.open_cells} cells open after "
+                   f"{plural(len(rating.steps), 'step')} "
                    "(the puzzle needs deeper reasoning, or has several solutions: 'fillomino unique' tells)")
     if rating.hardest is not None and rating.state != "contradiction":
         h = rating.hardest

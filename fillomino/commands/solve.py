@@ -14,6 +14,7 @@ from .common import (
     cap_note,
     engine_kwargs,
     load_puzzle,
+    plural,
     print_json,
     seconds_budget,
 )
@@ -54,7 +55,7 @@ def _run_logic(args: argparse.Namespace, puzzle) -> int:
     if rating.solved:
         answer = tuple(tuple(cell[0] for cell in row) for row in rating.final)
         print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color)))
-    print(f"{rating.state}: level {rating.level}, score {rating.score}, {len(rating.steps)} steps, "
+    print(f"{rating.state}: level {rating.level}, score {rating.score}, {plural(len(rating.steps), 'step')}, "
           f"{rating.open_cells} cells open, {rating.seconds:.3f} s")
     return 0 if rating.solved else 1
 

@@ -26,7 +26,10 @@ def read_source(source: str, kind: str) -> tuple[str, str] | None:
         return None
     if not exists:
         if re.search(r"\.[A-Za-z]\w*$", stripped) or stripped.startswith(("./", "../", "/", "~", "\\")):
-            raise FillominoError(f"no such file: {source!r} (a {kind} is a file, '-' for stdin, or inline text)")
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise FillominoError(
+                f"no such file: {source!r} ({article} {kind} is a file, '-' for stdin, or inline text)"
+            )
         return None
     if path.is_dir():
         raise FillominoError(f"{source}: is a directory, not the {kind} file")
