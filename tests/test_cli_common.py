@@ -216,3 +216,12 @@ def test_counts_of_one_are_singular(tmp_path, capsys):
     puzzle.write_text("genre: fillomino\ngrid:\n.2.\n.23\n4..\n")
     code, out, _ = run(capsys, "crosscheck", str(puzzle), "--workers", "1")
     assert code == 0 and "\n1 puzzle: 1 agree" in out
+
+
+def test_check_names_cells_r1c1_in_text_and_0_based_in_json(tmp_path, capsys):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("423\n423\n433\n")
+    code, out, _ = run(capsys, "check", PUZZLE, str(answer))
+    assert code == 1 and "r1c1, r2c1, r3c1" in out and "(1,1)" not in out
+    code, out, _ = run(capsys, "check", PUZZLE, str(answer), "--json")
+    assert code == 1 and json.loads(out)["violations"][0]["cells"] == [[0, 0], [1, 0], [2, 0]]
