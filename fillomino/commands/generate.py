@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -181,12 +180,13 @@ def _render(puzzle: Puzzle, fmt: str) -> str:
 
 
 def _record(made, puzzle: Puzzle, path: str | None) -> dict:
-    """The --json line: the puzzle grid as the JSON format writes it, the solution, id and how it went."""
+    """The --json line: the clue grid (rows as lists, null for a blank, whatever the clue width), the solution,
+    id and how it went. The JSON file format may write narrow rows as strings; a --json answer never does."""
     from ..formats import write_puzzle
 
     bare = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)
     record: dict[str, object] = {
-        "puzzle": json.loads(write_puzzle(bare, "json"))["puzzle"],
+        "puzzle": {"grid": [[v or None for v in row] for row in bare.clue_grid()]},
         "solution": [list(row) for row in made.solution],
         "id": write_puzzle(bare, "id").strip(),
         "seed": made.seed,
