@@ -59,6 +59,9 @@ def test_threads_with_cnf_is_said_to_be_ignored(capsys):
     assert code == 0 and "--threads 4 is ignored by the cnf backend" in err
     code, _, err = run(capsys, "unique", PUZZLE, "--threads", "2", "--backend", "cpsat")
     assert code == 0 and "ignored" not in err
+    code, _, err = run(capsys, "render", "fillomino:3x3:a2b23ab", "--diff", "--threads", "2", "--json")
+    assert code == 0 and "--threads 2 is ignored by the cnf backend" in err
+    assert run(capsys, "render", "fillomino:3x3:a2b23ab", "--diff", "--threads", "0")[0] == 2
 
 
 def test_solve_plain_prints_digit_rows_only_and_the_note_on_stderr(capsys):

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from .common import add_engine_options, add_input, add_json, check_output, load_puzzle, print_json
+from .common import add_engine_options, add_input, add_json, check_output, engine_kwargs, load_puzzle, print_json
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
@@ -43,10 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _engine_kwargs(args: argparse.Namespace) -> dict:
-    from ..solvers import Budget
-
-    return {"backend": args.backend, "max_size": args.max_size, "budget": Budget.parse(args.budget),
-            "threads": args.threads}
+    return engine_kwargs(args)  # the shared checks: --threads at least 1, and said when cnf ignores it
 
 
 def _solution(puzzle: Puzzle, args: argparse.Namespace, warnings: list[str]) -> Grid:
