@@ -228,3 +228,13 @@ def test_check_names_cells_r1c1_in_text_and_0_based_in_json(tmp_path, capsys):
     assert code == 1 and "r1c1, r2c1, r3c1" in out and "(1,1)" not in out
     code, out, _ = run(capsys, "check", PUZZLE, str(answer), "--json")
     assert code == 1 and json.loads(out)["violations"][0]["cells"] == [[0, 0], [1, 0], [2, 0]]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["count", "fillomino:3x3:a2b23ab"], ["rate", PUZZLE], ["ambiguity", "fillomino:3x3:a2b23ab"],
+     ["generate", "--size", "3x3", "--seed", "1"]],
+)
+def test_every_command_with_a_progress_bar_takes_quiet(capsys, argv):
+    code, out, err = run(capsys, *argv, "--quiet", "--json")
+    assert code == 0 and json.loads(out)["status"] and err == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, check_output, load_puzzle, plural, print_json, seconds_budget
+from .common import add_json, add_quiet, check_output, load_puzzle, plural, print_json, seconds_budget
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -26,6 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("inputs", metavar="PUZZLE", nargs="+", help="puzzle files (or one puzzle given inline)")
     add_json(p)
+    add_quiet(p)
     p.add_argument("--steps", metavar="FILE",
                    help="write the step log (audit STEPS format, JSON lines); one puzzle only")
     p.add_argument("--force", action="store_true", help="overwrite the --steps file if it exists")
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         check_output("--steps", args.steps, args.force)  # before the work, not after it
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
     results = []
-    with Progress(len(puzzles), "rating", unit="puzzle", quiet=len(puzzles) == 1) as bar:
+    with Progress(len(puzzles), "rating", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         for name, puzzle in puzzles:
             bar.note(name)
             rating = rate(puzzle, budget=budget)
