@@ -238,3 +238,9 @@ def test_check_names_cells_r1c1_in_text_and_0_based_in_json(tmp_path, capsys):
 def test_every_command_with_a_progress_bar_takes_quiet(capsys, argv):
     code, out, err = run(capsys, *argv, "--quiet", "--json")
     assert code == 0 and json.loads(out)["status"] and err == ""
+
+
+def test_suggest_says_its_clues_are_irreducible_not_proved_fewest(capsys):
+    code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--no-color")
+    assert code == 0 and out.startswith("unique with 3 more clues")
+    assert "the search is greedy" in out.splitlines()[1]
