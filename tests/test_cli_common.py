@@ -242,5 +242,5 @@ def test_every_command_with_a_progress_bar_takes_quiet(capsys, argv):
 
 def test_suggest_says_its_clues_are_irreducible_not_proved_fewest(capsys):
     code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--no-color")
-    assert code == 0 and out.startswith("unique with 3 more clues")
+    assert code == 0 and out.startswith("unique with ") and " more clues " in out.splitlines()[0]
     assert "the search is greedy" in out.splitlines()[1]
