@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -90,8 +91,9 @@ def test_binary_stdin_gets_the_files_message(tmp_path):
     path = tmp_path / "binary.bin"
     path.write_bytes(data)
     cmd = [sys.executable, "-m", "fillomino", "unique"]
-    by_file = subprocess.run([*cmd, str(path)], capture_output=True, timeout=60)
-    by_stdin = subprocess.run([*cmd, "-"], input=data, capture_output=True, timeout=60)
+    root = Path(__file__).resolve().parent.parent  # this checkout's fillomino, not an installed one
+    by_file = subprocess.run([*cmd, str(path)], capture_output=True, timeout=60, cwd=root)
+    by_stdin = subprocess.run([*cmd, "-"], input=data, capture_output=True, timeout=60, cwd=root)
     assert by_file.returncode == by_stdin.returncode == 2
     assert by_file.stderr.decode().replace(str(path), "<stdin>") == by_stdin.stderr.decode()
     assert b"not a UTF-8 text file (byte 2)" in by_stdin.stderr
