@@ -30,8 +30,8 @@ class Violation:
         return out
 
     def describe(self) -> str:
-        """One line for people, with 1-based rows and columns."""
-        where = ", ".join(f"({r + 1},{c + 1})" for r, c in self.cells)
+        """One line for people, cells named r1c4 (1-based) as in every text output."""
+        where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
         if self.rule == "R1":
             n = len(self.cells)
             return f"R1 region size: a group of {n} cell{'s' * (n != 1)} holds {self.number}: {where}"

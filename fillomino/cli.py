@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -37,8 +38,15 @@ EXIT_USAGE = 2
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit code 2."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # '-1s' is a (refused) budget, not an unknown option: let values like it reach their option's parser.
+        self._negative_number_matcher = re.compile(r"^-\d+[a-z]?$|^-\d*\.\d+[a-z]?$", re.IGNORECASE)
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise FillominoError(f"{self.prog}: {message} (see --help)")
+        # main() already says "fillomino: error:": name only the subcommand, if any, so nothing is said twice.
+        where = self.prog.removeprefix("fillomino").strip()
+        raise FillominoError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 
 class _Version(argparse.Action):
@@ -82,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE
+        from .commands.common import begin_command
+
+        begin_command(args)
         return int(args.run(args) or 0)
     except FillominoError as exc:
         print(f"fillomino: error: {exc}", file=sys.stderr)

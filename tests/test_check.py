@@ -54,7 +54,7 @@ def test_to_json_of_r1_has_rule_number_and_cells():
 
 
 def test_describe_is_one_based():
-    assert "(1,3), (2,3)" in Violation("R1", 3, [(0, 2), (1, 2)]).describe()
+    assert "r1c3, r2c3" in Violation("R1", 3, [(0, 2), (1, 2)]).describe()
 
 
 def test_answer_of_another_shape_is_refused():

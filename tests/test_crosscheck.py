@@ -183,8 +183,20 @@ def test_cli_exits_2_on_unusable_options(folder, capsys, extra):
     assert capsys.readouterr().err.startswith("fillomino: error:")
 
 
-def test_cli_exits_2_on_a_broken_file_before_solving_anything(folder, capsys):
+def test_cli_lists_a_broken_file_as_unparsable_and_runs_the_others_on(folder, capsys):
     (folder / "broken.txt").write_text("grid:\n.2x\n")
-    assert main(["crosscheck", str(folder)]) == 2
+    assert main(["crosscheck", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "broken.txt  UNPARSABLE:" in out and "unparsable" in out.splitlines()[-1]
+    assert " ok" in out  # the good puzzles were still checked
+    assert main(["crosscheck", str(folder), "--json"]) == 1
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert [u["puzzle"] for u in summary["unparsable"]] == [str(folder / "broken.txt")]
+    assert summary["agree"] == summary["puzzles"] >= 1
+
+
+def test_cli_exits_2_when_no_file_is_readable(folder, capsys):
+    (folder / "broken.txt").write_text("grid:\n.2x\n")
+    assert main(["crosscheck", str(folder / "broken.txt")]) == 2
     captured = capsys.readouterr()
     assert "broken.txt" in captured.err and captured.out == ""

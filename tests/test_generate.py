@@ -393,7 +393,8 @@ def test_json_lines_for_a_batch(capsys):
     for r in records:
         assert set(r) >= {"puzzle", "solution", "id", "seed", "clues", "seconds"}
         assert r["id"].startswith("fillomino:5x6:") and len(r["puzzle"]["grid"]) == 5
-        assert r["clues"] == sum(ch.isdigit() for row in r["puzzle"]["grid"] for ch in row)
+        assert r["clues"] == sum(v is not None for row in r["puzzle"]["grid"] for v in row)
+        assert all(isinstance(row, list) for row in r["puzzle"]["grid"])  # rows as lists in every --json
 
 
 def test_out_writes_one_file_per_puzzle_and_never_overwrites_without_force(tmp_path, capsys):

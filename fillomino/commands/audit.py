@@ -15,6 +15,7 @@ from .common import (
     cap_note,
     engine_kwargs,
     load_puzzle,
+    plural,
     print_json,
 )
 
@@ -61,10 +62,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"sound": None, "status": "unknown", "steps": len(steps), "max_size": args.max_size})
         else:
-            print(f"unknown: the budget ran out before the {len(steps)} steps could be judged")
+            print(f"unknown: the budget ran out before the {plural(len(steps), 'step')} could be judged")
         return 3
     if args.json:
-        print_json(result.to_json(every=args.all))
+        print_json(result.to_json(every=args.all), status="sound" if result.sound else "unsound")
     else:
         print(describe(puzzle, result, args.all, use_color(args)))
     return 0 if result.sound else 1
@@ -82,7 +83,8 @@ def describe(puzzle, result, every: bool = False, color: bool = False) -> str:
 
     bad = result.unsound
     total = len(result.judgements)
-    lines = [f"{'sound' if not bad else 'UNSOUND'}: {total} steps, {total - len(bad)} sound, {len(bad)} unsound"]
+    lines = [f"{'sound' if not bad else 'UNSOUND'}: {plural(total, 'step')}, {total - len(bad)} sound, "
+             f"{len(bad)} unsound"]
     for j in bad if every else bad[:1]:
         r, c = j.step.cell
         shown = ", ".join(map(str, j.values)) or "none"

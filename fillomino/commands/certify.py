@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..puzzle import FillominoError
-from .common import add_quiet, add_workers, print_json, workers_from
+from .common import add_quiet, add_workers, check_output, plural, print_json, workers_from
 
 EXIT_FAILED = 1
 EXIT_UNKNOWN = 3
@@ -83,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
     for out in (args.junit, args.html, args.results):
         if out and any(Path(out).resolve() == f.resolve() for f in files):
             raise FillominoError(f"{out} is one of the puzzle files: certify never overwrites its input")
-    for flag, out in (("--junit", args.junit), ("--html", args.html)):
+    for flag, out in (("--junit", args.junit), ("--html", args.html), ("--results", args.results)):
         if out:
-            _check_output(flag, out, args.force)
+            check_output(flag, out, args.force, exists_ok=flag == "--results")  # --results: ResultsLog's rule
     records = select([read_record(f, options) for f in files], per_size=args.per_size, max_cells=args.max_cells)
     if not records:
         raise FillominoError(f"no puzzle of {', '.join(args.paths)} has at most {args.max_cells} cells")
@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
             certify_records(todo, options, workers=workers, on_done=done)
     except KeyboardInterrupt:
         kept = f"; the finished ones are in {args.results}" if log is not None else ""
-        print(f"fillomino: interrupted: {bar.done} of {len(records)} puzzles certified{kept}", file=sys.stderr)
+        print(f"fillomino: interrupted: {bar.done} of {plural(len(records), 'puzzle')} certified{kept}",
+              file=sys.stderr)
         return 130
     finally:
         if log is not None:
@@ -119,23 +120,15 @@ def run(args: argparse.Namespace) -> int:
         _write(args.junit, junit_xml(records, options))
     if args.html:
         _write(args.html, html_report(records, options))
+    failing = [r for r in records if r.fails(options.expect_status)]
+    status = "failed" if any(r.outcome == "failed" for r in failing) else "unknown" if failing else "certified"
     if args.json:
-        print_json(json_report(records, options, run_info))
+        print_json(json_report(records, options, run_info), status=status)
     else:
         print(text_report(records, options, run_info))
-    failing = [r for r in records if r.fails(options.expect_status)]
     if any(r.outcome == "failed" for r in failing):
         return EXIT_FAILED
     return EXIT_UNKNOWN if failing else 0
-
-
-def _check_output(flag: str, name: str, force: bool) -> None:
-    """Before any work: an existing report is not overwritten without --force, and its folder must exist."""
-    path = Path(name)
-    if path.exists() and not force:
-        raise FillominoError(f"{flag} {name} already exists: use --force to overwrite it")
-    if not path.parent.is_dir():
-        raise FillominoError(f"{flag} {name}: no such folder {str(path.parent)!r}")
 
 
 class RunInfo:
@@ -237,10 +230,6 @@ def _times(records: Sequence, run: RunInfo | None) -> str:
     if run is None:
         return cpu
     return f"{run.wall_seconds:.1f} s wall on {run.workers}, {cpu}"
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # ---------------------------------------------------------------- JSON

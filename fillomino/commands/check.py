@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         answer = read_answer(args.answer, puzzle)
     violations = check_answer(puzzle, answer)
     if args.json:
-        print_json({"valid": not violations, "violations": [v.to_json() for v in violations]})
+        print_json({"valid": not violations, "violations": [v.to_json() for v in violations]},
+                   status="invalid" if violations else "valid")
     elif not violations:
         print(f"valid: the answer solves the {puzzle.shape} puzzle")
     else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 
 from ..puzzle import FillominoError, Puzzle
 
@@ -35,6 +37,16 @@ def add_engine_options(parser: argparse.ArgumentParser, backend: bool = True) ->
         parser.add_argument("--threads", type=int, default=1, help="worker threads for cpsat (default: 1)")
 
 
+def seconds_budget(text: str | None) -> float | None:
+    """A --budget for work that counts time only (the logical rater): seconds, or None for no limit."""
+    from ..solvers import Budget
+
+    budget = Budget.parse(text)
+    if budget.conflicts is not None:
+        raise FillominoError(f"--budget {text!r}: this work counts time, not conflicts: give a time like '5s'")
+    return budget.seconds
+
+
 def load_puzzle(source: str) -> Puzzle:
     """Read a puzzle from a path, '-', or inline text; errors are FillominoError with a location."""
     from ..formats import read_puzzle
@@ -42,7 +54,34 @@ def load_puzzle(source: str) -> Puzzle:
     return read_puzzle(source)
 
 
-def print_json(obj: object) -> None:
+# What every --json answer carries besides its own fields (docs/usage/cli.md): cli.main starts it per command.
+_envelope: dict = {"started": None, "max_size": None}
+
+
+def begin_command(args: argparse.Namespace) -> None:
+    """Start the clock and note the --max-size of the command about to run, for the JSON envelope."""
+    _envelope["started"] = time.perf_counter()
+    _envelope["max_size"] = getattr(args, "max_size", None)
+
+
+def envelope(obj: dict, status: str | None = None) -> dict:
+    """``obj`` with the shared fields: ``status`` (given here when the command's own object has none),
+    ``seconds`` (wall time of the command, unless it measured its own) and ``max_size`` (the cap assumed)."""
+    started = _envelope["started"]
+    out = dict(obj)
+    if status is not None:
+        out.setdefault("status", status)
+    out.setdefault("seconds", round(time.perf_counter() - started, 6) if started is not None else 0.0)
+    out.setdefault("max_size", _envelope["max_size"])
+    return out
+
+
+def print_json(obj: object, status: str | None = None) -> None:
+    """One JSON document on stdout; objects (and lists of them) get the envelope."""
+    if isinstance(obj, dict):
+        obj = envelope(obj, status)
+    elif isinstance(obj, list):
+        obj = [envelope(o, status) if isinstance(o, dict) else o for o in obj]
     json.dump(obj, sys.stdout)
     sys.stdout.write("\n")
 
@@ -59,7 +98,15 @@ def engine_kwargs(args: argparse.Namespace, backend: bool = True) -> dict:
 
             raise FillominoError(f"--threads must be at least 1, got {args.threads}")
         kwargs["threads"] = args.threads
+        warn_threads_ignored(args.backend, args.threads)
     return kwargs
+
+
+def warn_threads_ignored(backend: str, threads: int) -> None:
+    """Say on stderr that --threads has no effect, rather than ignore it silently."""
+    if backend == "cnf" and threads != 1:
+        print(f"fillomino: note: --threads {threads} is ignored by the cnf backend (one thread); "
+              "--backend cpsat uses them", file=sys.stderr)
 
 
 def add_workers(parser: argparse.ArgumentParser) -> None:
@@ -89,8 +136,31 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar (there is none when stderr is not a terminal either)")
 
 
+def check_output(flag: str, name: str, force: bool, *, exists_ok: bool = False) -> Path:
+    """Before any work: the one rule for every output file a command writes.
+
+    Its folder must already exist (nothing is created on the user's behalf but the file itself), it is not a
+    folder, and an existing file is only overwritten with --force (``exists_ok`` when the caller has its own
+    rule for an existing file, as certify's --results with --resume).
+    """
+    path = Path(name)
+    if path.is_dir():
+        raise FillominoError(f"{flag} {name} is a folder, not a file")
+    if path.exists() and not (force or exists_ok):
+        raise FillominoError(f"{flag} {name} already exists: use --force to overwrite it")
+    parent = path.parent
+    if not parent.is_dir():
+        raise FillominoError(f"{flag} {name}: the folder {str(parent)!r} does not exist (create it first)")
+    return path
+
+
 def add_no_color(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain text boards, no ANSI colour")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 step``, ``2 steps``: counts in clean English."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def cap_note(max_size: int | None) -> str:

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.input)
     out = write_puzzle(puzzle, args.to)
     if args.json:
-        print_json({"format": args.to, "shape": puzzle.shape, "output": out})
+        print_json({"format": args.to, "shape": puzzle.shape, "output": out}, status="converted")
     else:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0

@@ -9,7 +9,7 @@ import sys
 import time
 
 from ..puzzle import FillominoError, Puzzle
-from .common import add_engine_options, add_json, load_puzzle, print_json
+from .common import add_engine_options, add_json, add_quiet, load_puzzle, plural, print_json
 
 EPILOG = """examples:
   fillomino count fillomino:3x3:a2b234b          exactly 1 solution
@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--list", action="store_true", help="print each solution as it is found")
     add_engine_options(p, backend=False)
     add_json(p)
+    add_quiet(p)
     p.set_defaults(run=run)
 
 
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             max_size=args.max_size,
             method=args.method,
             budget=budget,
-            bar=True,
+            bar=not args.quiet,
         )
     except CountInterrupted as stop:
         _report(stop.result, args, interrupted=True)
@@ -98,6 +99,9 @@ def _exit_code(result, args: argparse.Namespace) -> int:
 
 
 def _report(result, args: argparse.Namespace, interrupted: bool = False) -> None:
+    if interrupted:  # the one line every command gives on Ctrl-C; the partial count still goes to stdout
+        print(f"fillomino: interrupted: {plural(result.count, 'solution')} found so far (a lower bound)",
+              file=sys.stderr)
     if args.json:
         print_json(result.to_json())
         return

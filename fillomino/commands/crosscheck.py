@@ -1,8 +1,9 @@
 """``fillomino crosscheck``: run independent backends on many puzzles and flag any disagreement.
 
 The CNF and CP-SAT encodings share no modelling code, so an answer both give is checked twice.
-Exit 0 all agree, 1 some puzzle got different answers (named), 3 some were left undecided by the
-budget, 2 unusable input (checked for every file before any solving starts).
+Exit 0 all agree, 1 some puzzle got different answers (named) or some file could not be read (listed as
+unparsable while the others run on, as certify does), 3 some were left undecided by the budget, 2 unusable
+options or no readable puzzle at all.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ import sys
 from dataclasses import dataclass, field
 
 from ..puzzle import FillominoError, Puzzle, is_solution
-from .common import add_engine_options, add_json, add_quiet, add_workers, engine_kwargs, print_json, workers_from
+from .common import (
+    add_engine_options,
+    add_json,
+    add_quiet,
+    add_workers,
+    engine_kwargs,
+    plural,
+    print_json,
+    workers_from,
+)
 
 EXIT_DISAGREE = 1
 EXIT_UNDECIDED = 3
@@ -25,8 +35,9 @@ EPILOG = """examples:
 Folders are searched for *.txt and *.json puzzle files. Both backends answer the uniqueness question
 with the same --max-size and --budget; they agree when their verdicts are equal (and, when unique, so
 are their solutions) and every solution they show obeys the rules. A verdict of 'unknown' (budget
-ran out) cannot be compared: the puzzle counts as undecided. Exit: 0 all agree, 1 a disagreement
-(the puzzle is named), 3 some undecided, 2 unusable input."""
+ran out) cannot be compared: the puzzle counts as undecided. A file that cannot be read is listed as
+unparsable and the others run on. Exit: 0 all agree, 1 a disagreement (the puzzle is named) or an
+unparsable file, 3 some undecided, 2 unusable options or no readable puzzle."""
 
 
 @dataclass
@@ -54,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "crosscheck",
         help="run the CNF and CP-SAT backends on many puzzles and flag any disagreement",
         description="Answer 'unique, multiple or none?' with independent backends on every puzzle given and "
-        "compare. Exit 0 all agree, 1 a disagreement, 3 some undecided (budget), 2 unusable input.",
+        "compare. Exit 0 all agree, 1 a disagreement or an unparsable file, 3 some undecided (budget), "
+        "2 unusable options or no readable puzzle.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -83,19 +95,30 @@ def parse_backends(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def load_all(paths: list[str], max_size: int | None) -> list[tuple[str, Puzzle]]:
-    """Every puzzle named, read before any solving so a bad file stops the run at once (exit 2)."""
+def load_all(paths: list[str], max_size: int | None) -> tuple[list[tuple[str, Puzzle]], list[dict]]:
+    """Every puzzle named, read before any solving, and the files that could not be used with why.
+
+    As in certify, one bad file is reported and the others run on; only when no file is usable is the
+    run refused (the first file's error, exit 2).
+    """
     from ..formats import iter_puzzle_files, read_puzzle
 
-    puzzles = []
+    puzzles, unparsable, errors = [], [], []
     for path in iter_puzzle_files(paths):
-        puzzle = read_puzzle(str(path))
-        if max_size is not None and any(v > max_size for v in puzzle.clues):
-            raise FillominoError(f"{path}: clue {max(puzzle.clues)} is larger than --max-size {max_size}")
+        try:
+            puzzle = read_puzzle(str(path))
+            if max_size is not None and any(v > max_size for v in puzzle.clues):
+                raise FillominoError(f"{path}: clue {max(puzzle.clues)} is larger than --max-size {max_size}")
+        except FillominoError as exc:
+            errors.append(exc)
+            unparsable.append({"puzzle": str(path), "reason": str(exc).removeprefix(f"{path}: ")})
+            continue
         puzzles.append((str(path), puzzle))
     if not puzzles:
+        if errors:
+            raise errors[0]
         raise FillominoError(f"no puzzle files (*.txt, *.json) in {', '.join(paths)}")
-    return puzzles
+    return puzzles, unparsable
 
 
 def compare(puzzle: Puzzle, verdicts: dict) -> tuple[bool | None, str]:
@@ -144,18 +167,21 @@ def run(args: argparse.Namespace) -> int:
     if args.threads < 1:
         raise FillominoError(f"--threads must be at least 1, got {args.threads}")
     engine["threads"] = args.threads
-    puzzles = load_all(args.paths, args.max_size)
+    puzzles, unparsable = load_all(args.paths, args.max_size)
     from ..progress import Progress
     from ..workers import run_jobs
 
     workers = workers_from(args)
-    table = _Table(backends, max(len(name) for name, _ in puzzles), quiet=args.json)
+    table = _Table(backends, max(len(name) for name in [*(n for n, _ in puzzles), *(u["puzzle"] for u in unparsable)]),
+                   quiet=args.json)
     records: list[Record] = []
     finished: dict[int, Record] = {}
     jobs = [(name, puzzle, backends, engine) for name, puzzle in puzzles]
     with Progress(len(puzzles), "crosschecking", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         if not args.json:
             bar.write(table.header(), sys.stdout)
+            for bad in unparsable:
+                bar.write(table.unparsable(bad), sys.stdout)
         # Rows are printed in the order the puzzles were given, whatever order the workers finish them in.
         for k, record in run_jobs(_check_job, jobs, workers, cost=lambda job: job[1].size):
             finished[k] = record
@@ -164,23 +190,27 @@ def run(args: argparse.Namespace) -> int:
                 records.append(finished.pop(len(records)))
                 if not args.json:
                     bar.write(table.row(records[-1]), sys.stdout)
-    summary = summarize(records, backends, args.max_size)
+    summary = summarize(records, backends, args.max_size, unparsable)
     if args.json:
-        print_json({"puzzles": [r.to_json() for r in records], "summary": summary})
+        status = "disagree" if summary["disagree"] else "unparsable" if unparsable else \
+            "undecided" if summary["undecided"] else "agree"
+        print_json({"puzzles": [r.to_json() for r in records], "summary": summary}, status=status)
     else:
         print(table.footer(records, summary))
-    if summary["disagree"]:
+    if summary["disagree"] or unparsable:
         return EXIT_DISAGREE
     return EXIT_UNDECIDED if summary["undecided"] else 0
 
 
-def summarize(records: list[Record], backends: list[str], max_size: int | None) -> dict:
+def summarize(records: list[Record], backends: list[str], max_size: int | None,
+              unparsable: list[dict] | None = None) -> dict:
     return {
         "puzzles": len(records),
         "agree": sum(r.agree is True for r in records),
         "disagree": sum(r.agree is False for r in records),
         "undecided": sum(r.agree is None for r in records),
         "disagreements": [{"puzzle": r.name, "reason": r.reason} for r in records if r.agree is False],
+        "unparsable": list(unparsable or []),
         "seconds": {b: round(sum(r.verdicts[b].seconds for r in records), 3) for b in backends},
         "backends": backends,
         "max_size": max_size,
@@ -207,13 +237,19 @@ class _Table:
         check = {True: "ok", None: "undecided", False: "DISAGREE"}[r.agree]
         return f"{self._name(r.name):<{self.width}}  {r.puzzle.shape:<7}{cols}  {check}"
 
+    def unparsable(self, bad: dict) -> str:
+        return f"{self._name(bad['puzzle']):<{self.width}}  UNPARSABLE: {bad['reason']}"
+
     def footer(self, records: list[Record], summary: dict) -> str:
         seconds = ", ".join(f"{b} {s:.1f} s" for b, s in summary["seconds"].items())
         lines = [
-            f"{summary['puzzles']} puzzles: {summary['agree']} agree, {summary['disagree']} disagree, "
+            f"{plural(summary['puzzles'], 'puzzle')}: {summary['agree']} agree, {summary['disagree']} disagree, "
             f"{summary['undecided']} undecided (total {seconds})"
         ]
+        if summary["unparsable"]:
+            lines[0] += f"; {len(summary['unparsable'])} unparsable"
         lines += [f"DISAGREE {r.name}: {r.reason}" for r in records if r.agree is False]
+        lines += [f"unparsable {u['puzzle']}: {u['reason']}" for u in summary["unparsable"]]
         lines += [f"undecided {r.name}: {r.reason}" for r in records if r.agree is None]
         if summary["max_size"] is not None:
             lines.append(f"(assuming no region is larger than {summary['max_size']} cells: --max-size)")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
 from ..interrupts import is_interrupt
 from ..puzzle import FillominoError, Puzzle
-from .common import add_quiet, add_workers, print_json, workers_from
+from .common import add_quiet, add_workers, plural, print_json, workers_from
 
 FORMATS = ("text", "json", "id", "url")
 
@@ -42,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--min-clues", type=int, metavar="N", help="stop removing clues once N are left")
     p.add_argument("--max-clues", type=int, metavar="N", help="drop answers that keep more than N clues")
     p.add_argument("--budget", metavar="LIMIT",
-                   help="limit for each uniqueness question ('5s' or '100000c'); running out is an error")
+                   help="limit for each uniqueness question ('5s' or '100000c'); running out exits 3")
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="processes for the hardest uniqueness questions, which then race differently tuned "
                    "solvers (faster on big grids; the puzzle is the same; default: 1)")
@@ -85,7 +84,7 @@ def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from ..progress import Progress
-    from ..solvers import Budget
+    from ..solvers import Budget, BudgetExhausted
     from ..workers import run_jobs
 
     rows, cols = parse_shape(args.size)
@@ -119,6 +118,11 @@ def run(args: argparse.Namespace) -> int:
                 while done in finished:
                     _emit(finished.pop(done), args, out, rows, cols, done)
                     done += 1
+    except BudgetExhausted:
+        # A spent budget exits 3 in every command: the puzzle could not be proved unique in time.
+        where = f" ({done} of {plural(len(seeds), 'puzzle')} written to {out})" if out is not None else ""
+        print(f"fillomino: unknown: the budget ran out before a puzzle was proved unique{where}", file=sys.stderr)
+        return 3
     except Exception as exc:
         if not is_interrupt(exc):
             raise
@@ -129,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         interrupted = False
     if interrupted:
         where = f" written to {out}" if out is not None else ""
-        print(f"fillomino: interrupted: {done} of {len(seeds)} puzzles{where}", file=sys.stderr)
+        print(f"fillomino: interrupted: {done} of {plural(len(seeds), 'puzzle')}{where}", file=sys.stderr)
         return 130
     return 0
 
@@ -149,11 +153,11 @@ def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int
         path = target_path(out, rows, cols, made.seed, args.format)
         _write_file(path, text)
         if args.json:
-            print_json(_record(made, puzzle, str(path)))
+            print_json(_record(made, puzzle, str(path)), status="unique")
         else:
             print(path)
     elif args.json:
-        print_json(_record(made, puzzle, None))
+        print_json(_record(made, puzzle, None), status="unique")
     else:
         if done and args.format in ("text", "json"):
             sys.stdout.write("\n" if args.format == "text" else "")
@@ -176,12 +180,13 @@ def _render(puzzle: Puzzle, fmt: str) -> str:
 
 
 def _record(made, puzzle: Puzzle, path: str | None) -> dict:
-    """The --json line: the puzzle grid as the JSON format writes it, the solution, id and how it went."""
+    """The --json line: the clue grid (rows as lists, null for a blank, whatever the clue width), the solution,
+    id and how it went. The JSON file format may write narrow rows as strings; a --json answer never does."""
     from ..formats import write_puzzle
 
     bare = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)
     record: dict[str, object] = {
-        "puzzle": json.loads(write_puzzle(bare, "json"))["puzzle"],
+        "puzzle": {"grid": [[v or None for v in row] for row in bare.clue_grid()]},
         "solution": [list(row) for row in made.solution],
         "id": write_puzzle(bare, "id").strip(),
         "seed": made.seed,
@@ -198,7 +203,8 @@ def _record(made, puzzle: Puzzle, path: str | None) -> dict:
 
 
 def _prepare_out(out: Path, paths: list[Path], force: bool) -> None:
-    """Make DIR and refuse, before any work, to overwrite a file without --force."""
+    """Make DIR (in a folder that exists: no parents made, as for every output) and refuse, before any work,
+    to overwrite a file without --force."""
     if out.exists() and not out.is_dir():
         raise FillominoError(f"--out {out} is a file, not a directory")
     if not force:
@@ -206,8 +212,10 @@ def _prepare_out(out: Path, paths: list[Path], force: bool) -> None:
         if taken:
             more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
             raise FillominoError(f"{taken[0]} already exists{more}: use --force to overwrite, or another --seed")
+    if not out.parent.is_dir():
+        raise FillominoError(f"--out {out}: the folder {str(out.parent)!r} does not exist (create it first)")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        out.mkdir(exist_ok=True)
     except OSError as exc:
         raise FillominoError(f"cannot create --out directory {out}: {exc.strerror}") from None
 

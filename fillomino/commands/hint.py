@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise FillominoError(f"cannot write {args.render}: {exc.strerror}") from None
     if args.json:
-        print_json(None if step is None else {**step.to_json(cols), "steps": step.audit_steps(cols)})
+        print_json({"technique": None, "steps": []} if step is None else
+                   {**step.to_json(cols), "steps": step.audit_steps(cols)}, status="none" if step is None else "step")
         return 0 if step else 1
     if step is None:
         print("no hint: no technique makes progress from here (every cell decided, or the ladder stalls)")

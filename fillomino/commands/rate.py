@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, load_puzzle, print_json
+from .common import add_json, add_quiet, check_output, load_puzzle, plural, print_json, seconds_budget
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -26,11 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("inputs", metavar="PUZZLE", nargs="+", help="puzzle files (or one puzzle given inline)")
     add_json(p)
+    add_quiet(p)
     p.add_argument("--steps", metavar="FILE",
                    help="write the step log (audit STEPS format, JSON lines); one puzzle only")
     p.add_argument("--force", action="store_true", help="overwrite the --steps file if it exists")
-    p.add_argument("--budget", metavar="SECONDS", type=float,
-                   help="give up (unrated, state budget) after this much CPU time")
+    p.add_argument("--budget", metavar="TIME",
+                   help="give up (unrated, state budget) after this much CPU time ('30', '5s', '5m', '1h')")
     p.set_defaults(run=run)
 
 
@@ -43,14 +44,16 @@ def _line(name: str, puzzle, rating) -> list[str]:
 def _explain(name: str, puzzle, rating, steps_file: str | None) -> str:
     out = [f"{name}: {rating.level}" + (f" (score {rating.score})" if rating.level != "unrated" else "")]
     if rating.state == "solved":
-        out.append(f"solved by logic in {len(rating.steps)} steps ({rating.seconds:.3f} s); a logical solve "
+        out.append(f"solved by logic in {plural(len(rating.steps), 'step')} ({rating.seconds:.3f} s); a logical solve "
                    "also proves the answer unique")
     elif rating.state == "contradiction":
         out.append(f"no solution: {rating.steps[-1].sentence}" if rating.steps else "no solution")
     elif rating.state == "budget":
-        out.append(f"the budget ran out after {len(rating.steps)} steps ({rating.open_cells} cells still open)")
+        out.append(f"the budget ran out after {plural(len(rating.steps), 'step')} "
+                   f"({rating.open_cells} cells still open)")
     else:
-        out.append(f"the techniques stall with {rating.open_cells} cells open after {len(rating.steps)} steps "
+        out.append(f"the techniques stall with {rating.open_cells} cells open after "
+                   f"{plural(len(rating.steps), 'step')} "
                    "(the puzzle needs deeper reasoning, or has several solutions: 'fillomino unique' tells)")
     if rating.hardest is not None and rating.state != "contradiction":
         h = rating.hardest
@@ -91,20 +94,21 @@ def run(args: argparse.Namespace) -> int:
 
     if args.steps and len(args.inputs) > 1:
         raise FillominoError("--steps writes one puzzle's log: give one PUZZLE")
-    if args.budget is not None and not args.budget > 0:
-        raise FillominoError(f"--budget must be a positive number of seconds, got {args.budget}")
+    budget = seconds_budget(args.budget)
+    if args.steps:
+        check_output("--steps", args.steps, args.force)  # before the work, not after it
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
     results = []
-    with Progress(len(puzzles), "rating", unit="puzzle", quiet=len(puzzles) == 1) as bar:
+    with Progress(len(puzzles), "rating", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         for name, puzzle in puzzles:
             bar.note(name)
-            rating = rate(puzzle, budget=args.budget)
+            rating = rate(puzzle, budget=budget)
             results.append((name, puzzle, rating))
             bar.advance(unrated=sum(1 for _, _, r in results if r.level == "unrated"))
     if args.steps:
         _write_steps(args.steps, results[0][2].audit_lines(), args.force)
     if args.json:
-        objs = [{"puzzle": name, "shape": p.shape, **r.to_json()} for name, p, r in results]
+        objs = [{"puzzle": name, "shape": p.shape, **r.to_json(), "status": r.state} for name, p, r in results]
         print_json(objs[0] if len(objs) == 1 else objs)
     elif len(results) == 1:
         print(_explain(*results[0], args.steps))

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from .common import add_engine_options, add_input, add_json, load_puzzle, print_json
+from .common import add_engine_options, add_input, add_json, check_output, engine_kwargs, load_puzzle, print_json
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
@@ -43,10 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _engine_kwargs(args: argparse.Namespace) -> dict:
-    from ..solvers import Budget
-
-    return {"backend": args.backend, "max_size": args.max_size, "budget": Budget.parse(args.budget),
-            "threads": args.threads}
+    return engine_kwargs(args)  # the shared checks: --threads at least 1, and said when cnf ignores it
 
 
 def _solution(puzzle: Puzzle, args: argparse.Namespace, warnings: list[str]) -> Grid:
@@ -101,12 +98,7 @@ def _check_output(path: Path, force: bool) -> str:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise FillominoError(f"output {str(path)!r} must end in .svg or .png (got {suffix or 'no extension'!r})")
-    if path.exists() and not force:
-        raise FillominoError(f"{path} already exists: pass --force to overwrite it")
-    if path.is_dir():
-        raise FillominoError(f"{path} is a folder, not a file")
-    if not path.parent.is_dir():
-        raise FillominoError(f"folder {str(path.parent)!r} does not exist")
+    check_output("-o", str(path), force)
     return suffix
 
 

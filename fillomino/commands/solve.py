@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from .common import (
     add_engine_options,
@@ -13,7 +14,9 @@ from .common import (
     cap_note,
     engine_kwargs,
     load_puzzle,
+    plural,
     print_json,
+    seconds_budget,
 )
 
 
@@ -38,13 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run_logic(args: argparse.Namespace, puzzle) -> int:
     from ..logic import rate
     from ..logic.candidates import cell_name
-    from ..solvers import Budget
     from ..terminal import format_board, use_color
 
-    budget = Budget.parse(args.budget).seconds if args.budget else None
+    budget = seconds_budget(args.budget)
     rating = rate(puzzle, budget=budget)
     if args.json:
-        print_json(rating.to_json(steps=True))
+        print_json(rating.to_json(steps=True), status=rating.state)
         return 0 if rating.solved else 1
     for k, step in enumerate(rating.steps, 1):
         cells = ", ".join(cell_name(c, puzzle.cols) for c in step.cells)
@@ -53,7 +55,7 @@ def _run_logic(args: argparse.Namespace, puzzle) -> int:
     if rating.solved:
         answer = tuple(tuple(cell[0] for cell in row) for row in rating.final)
         print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color)))
-    print(f"{rating.state}: level {rating.level}, score {rating.score}, {len(rating.steps)} steps, "
+    print(f"{rating.state}: level {rating.level}, score {rating.score}, {plural(len(rating.steps), 'step')}, "
           f"{rating.open_cells} cells open, {rating.seconds:.3f} s")
     return 0 if rating.solved else 1
 
@@ -67,14 +69,16 @@ def run(args: argparse.Namespace) -> int:
     if args.logic:
         return _run_logic(args, puzzle)
     kwargs = engine_kwargs(args)
+    started = time.perf_counter()
     try:
         answer = solve(puzzle, **kwargs)
         status = "solved" if answer is not None else "none"
     except BudgetExhausted:
         answer, status = None, "unknown"
+    seconds = time.perf_counter() - started
     if args.json:
         print_json({"status": status, "solution": [list(r) for r in answer] if answer else None,
-                    "max_size": args.max_size})
+                    "max_size": args.max_size, "seconds": round(seconds, 6), "backend": args.backend})
     elif answer is not None:
         if args.plain:
             print(format_grid(answer), end="" if format_grid(answer).endswith("\n") else "\n")
@@ -83,5 +87,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("no solution" if status == "none" else "unknown: the budget ran out")
     if not args.json and cap_note(args.max_size):
-        print(cap_note(args.max_size))
+        # --plain output is an answer file: digit rows only, so the note goes beside it.
+        print(cap_note(args.max_size), file=sys.stderr if args.plain else sys.stdout)
     return {"solved": 0, "none": 1, "unknown": 3}[status]

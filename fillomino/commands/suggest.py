@@ -22,7 +22,8 @@ EPILOG = """examples:
 
 Rows and columns are 0-based in JSON, r1c1-style (1-based) in text. Every step is checked by an
 incremental uniqueness question, redundant clues are dropped, --tries solutions are tried as the
-one to keep (fewest clues win), and the result is confirmed by an independent uniqueness proof.
+one to keep (fewest clues win), and the result is confirmed by an independent uniqueness proof. The
+search is greedy: no suggested clue can be left out, but a different, smaller set may exist.
 Exit 0 when the result is unique (also when no clue was needed), 1 when the grid has no solution,
 3 when the budget ran out, 2 on unusable input."""
 
@@ -78,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
             n = len(result.clues)
             added = ", ".join(f"{v} at r{r + 1}c{c + 1}" for r, c, v in result.clues)
             print(f"unique with {n} more clue{'' if n == 1 else 's'} (verified, {result.seconds:.2f} s): {added}")
+            if n > 1:  # irreducible, not proved fewest: say so rather than let it pass for the minimum
+                print("none of these can be left out, but other, fewer clues may also do: the search is greedy "
+                      "(--tries N tries more solutions)")
         marked = {(r, c) for r, c, _ in result.clues}
         color = use_color(sys.stdout, args.no_color)
         print(side_by_side([format_board(result.puzzle, highlight=marked, color=color),

@@ -61,7 +61,10 @@ def parse_rows(
         try:
             validate_shape(len(rows), width)  # refuse a huge grid before touching every cell
         except FillominoError as exc:
-            raise FillominoError(f"{origin}: {what} {exc}") from None
+            # The shape message already says "grid RxC": name the part once ("answer 3x201", not "grid grid").
+            detail = str(exc).removeprefix("grid ")
+            named = origin if origin.endswith(f": {what}") else f"{origin}: {what}"
+            raise FillominoError(f"{named} {detail}") from None
     out: list[list[int]] = []
     expected = cols
     first_line = rows[0][0]

@@ -15,10 +15,7 @@ from .cells import MAX_INPUT_CHARS
 def read_source(source: str, kind: str) -> tuple[str, str] | None:
     """The text behind ``source`` and its name, or None when ``source`` is inline content itself."""
     if source == "-":
-        text = sys.stdin.read(MAX_INPUT_CHARS + 1)
-        if len(text) > MAX_INPUT_CHARS:
-            raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} characters")
-        return text, "<stdin>"
+        return _read_stdin(), "<stdin>"
     stripped = source.strip()
     if not stripped or "\n" in stripped or looks_inline(stripped):
         return None
@@ -29,7 +26,10 @@ def read_source(source: str, kind: str) -> tuple[str, str] | None:
         return None
     if not exists:
         if re.search(r"\.[A-Za-z]\w*$", stripped) or stripped.startswith(("./", "../", "/", "~", "\\")):
-            raise FillominoError(f"no such file: {source!r} (a {kind} is a file, '-' for stdin, or inline text)")
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise FillominoError(
+                f"no such file: {source!r} ({article} {kind} is a file, '-' for stdin, or inline text)"
+            )
         return None
     if path.is_dir():
         raise FillominoError(f"{source}: is a directory, not the {kind} file")
@@ -41,6 +41,24 @@ def read_source(source: str, kind: str) -> tuple[str, str] | None:
         raise FillominoError(f"{source}: not a UTF-8 text file (byte {exc.start})") from None
     except OSError as exc:
         raise FillominoError(f"{source}: cannot read: {exc.strerror or exc}") from None
+
+
+def _read_stdin() -> str:
+    """Stdin decoded as a file is, so the same bytes get the same message either way."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # a text stream put in place of stdin (tests, embedding programs)
+        text = sys.stdin.read(MAX_INPUT_CHARS + 1)
+    else:
+        data = raw.read(MAX_INPUT_CHARS + 1)
+        if len(data) > MAX_INPUT_CHARS:
+            raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} bytes")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise FillominoError(f"<stdin>: not a UTF-8 text file (byte {exc.start})") from None
+    if len(text) > MAX_INPUT_CHARS:
+        raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} characters")
+    return text
 
 
 def looks_inline(text: str) -> bool:

@@ -66,7 +66,12 @@ def parse_url(text: str, origin: str = "<input>") -> Puzzle:
         cell += 1
     if cell != size:
         raise FillominoError(f"{origin}: URL body describes {cell} cells, but {cols} columns x {rows} rows is {size}")
-    return Puzzle(rows, cols, tuple(clues))  # anything after the cells (border data) is ignored
+    if i < len(body):
+        raise FillominoError(
+            f"{origin}: URL character {offset + i + 1} ({body[i]!r}): "
+            f"the {rows}x{cols} grid's {size} cells are already filled"
+        )
+    return Puzzle(rows, cols, tuple(clues))
 
 
 def write_url(puzzle: Puzzle) -> str:

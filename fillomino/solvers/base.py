@@ -3,6 +3,7 @@ never care which engine ran."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -58,28 +59,47 @@ class Budget:
     seconds: float | None = None
     conflicts: int | None = None
 
+    # Longer budgets reach no solver as a deadline: thread waits overflow near 2**33 s, and a year is no limit.
+    MAX_SECONDS = 366 * 24 * 3600.0
+    # Solvers keep conflict allowances in signed 64-bit counters.
+    MAX_CONFLICTS = 2**62
+    _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
     @classmethod
     def parse(cls, text: str | None) -> Budget:
-        """``"5s"``, ``"2.5"`` (seconds) or ``"100000c"`` (conflicts)."""
+        """``"5s"``, ``"2.5"`` (seconds), ``"5m"``, ``"1h"`` or ``"100000c"`` (conflicts); None means no limit.
+
+        Anything else (empty, ``inf``, ``nan``, zero, negative, longer than a year) is a FillominoError, so a
+        budget never reaches a clock as an infinite or overflowing number.
+        """
         from ..puzzle import FillominoError
 
-        if not text:
+        if text is None:
             return cls()
         t = text.strip().lower()
-        try:
-            if t.endswith("c"):
-                n = int(t[:-1])
-                if n <= 0:
-                    raise ValueError
-                return cls(conflicts=n)
-            s = float(t[:-1] if t.endswith("s") else t)
-            if not s > 0:
-                raise ValueError
-            return cls(seconds=s)
-        except ValueError:
-            raise FillominoError(
-                f"budget {text!r} is not a positive time like '5s' or conflict count like '100000c'"
-            ) from None
+        bad = FillominoError(
+            f"budget {text!r} is not a positive time like '30', '5s', '5m', '1h' or a conflict count like '100000c' "
+            "(leave --budget out for no limit)"
+        )
+        if t.endswith("c"):
+            if not re.fullmatch(r"\d+", t[:-1]):
+                raise bad
+            n = int(t[:-1])
+            if n <= 0:
+                raise bad
+            if n > cls.MAX_CONFLICTS:
+                raise FillominoError(f"budget {text!r} is more conflicts than a solver can count (at most 2^62)")
+            return cls(conflicts=n)
+        unit = cls._UNITS.get(t[-1:], None)
+        number = t[:-1] if unit is not None else t
+        if not re.fullmatch(r"(\d+\.?\d*|\.\d+)(e[+-]?\d+)?", number):
+            raise bad  # refuses inf, nan, signs and '' before float() would accept them
+        seconds = float(number) * (unit or 1.0)
+        if not seconds > 0:
+            raise bad
+        if seconds > cls.MAX_SECONDS:
+            raise FillominoError(f"budget {text!r} is longer than a year: leave --budget out for no limit")
+        return cls(seconds=seconds)
 
 
 class Backend(Protocol):
