@@ -94,7 +94,8 @@ class Fixed:
         self.cand = cand
 
     def __getitem__(self, i: int) -> int:
-        return single(self.cand[i])
+        m = self.cand[i]  # single() inlined: this is the hottest lookup of breaks_rule
+        return m.bit_length() - 1 if m and not m & (m - 1) else 0
 
 
 def names(b: Board, cells: Sequence[int]) -> str:
@@ -404,11 +405,12 @@ class Reach(Allow):
 
     __slots__ = ("blocked",)
 
-    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None) -> None:
+    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None,
+                 same: Sequence[Group] | None = None) -> None:
         super().__init__(b.cand, g.value)
         if blocked is None:
             blocked = set()
-            for h in b.groups():
+            for h in b.groups() if same is None else same:
                 if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
                     blocked.update(boundary(h.cells, b.nbrs))
                     blocked.update(h.cells)
@@ -429,9 +431,12 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
     a cell that would join another group of its size too big to take; a cell every such way passes is its."""
     p = Pass(b, "way_through", "medium")
+    by_value: dict[int, list[Group]] = {}
+    for h in b.groups():
+        by_value.setdefault(h.value, []).append(h)
     for g in growing(b):
         v, need = g.value, g.need
-        reach = Reach(b, g)
+        reach = Reach(b, g, same=by_value[v])
         near = distances(g.cells, b.nbrs, within=need, through=reach)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
