@@ -134,9 +134,9 @@ class Board:
         return self._groups
 
     def group_at(self, i: int) -> Group | None:
-        self.groups()
-        assert self._group_at is not None
-        k = self._group_at[i]
+        if self._group_at is None:
+            self.groups()
+        k = self._group_at[i]  # type: ignore[index]
         return None if k < 0 else self._groups[k]  # type: ignore[index]
 
     def changed(self) -> None:

@@ -35,8 +35,10 @@ def _apply(b: Board, step: LogicStep) -> bool:
         b.cand[c] &= bit(v)
         empty = empty or not b.cand[c]
     for c, vs in step.removes.items():
+        mask = 0
         for v in vs:
-            b.cand[c] &= ~bit(v)
+            mask |= 1 << v
+        b.cand[c] &= ~mask
         empty = empty or not b.cand[c]
     b.changed()
     return empty

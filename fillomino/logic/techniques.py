@@ -94,7 +94,8 @@ class Fixed:
         self.cand = cand
 
     def __getitem__(self, i: int) -> int:
-        return single(self.cand[i])
+        m = self.cand[i]  # single() inlined: this is the hottest lookup of breaks_rule
+        return m.bit_length() - 1 if m and not m & (m - 1) else 0
 
 
 def names(b: Board, cells: Sequence[int]) -> str:
@@ -117,11 +118,16 @@ def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
 # ---- bookkeeping and easy -------------------------------------------------------------------------
 def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "region_complete", "bookkeeping")
+    cand, nbrs = b.cand, b.nbrs
     for g in b.groups():
         if len(g.cells) > g.value:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has {len(g.cells)} cells, more than {g.value}")
         if len(g.cells) == g.value:
-            nb = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
+            b_v = bit(g.value)
+            # a fixed neighbour of size v would be in the group: only open neighbours can still take v
+            if not any(cand[m] & b_v and cand[m] != b_v for c in g.cells for m in nbrs[c]):
+                continue
+            nb = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & b_v]
             if nb:
                 p.add(nb, f"{who(b, g, ctx)} is complete, so {names(b, nb)} cannot be {g.value}",
                       {c: bit(g.value) for c in nb})
@@ -172,12 +178,25 @@ def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
-def _too_small(sizes: dict[int, int]) -> str:
-    """``3 (2 cells), 5/6/7 (4 cells)``: sizes grouped by the area they would have."""
-    by_area: dict[int, list[int]] = {}
-    for v, area in sorted(sizes.items()):
-        by_area.setdefault(area, []).append(v)
-    return ", ".join(f"{_sizes(vs)} ({area} cell{'s' if area != 1 else ''})" for area, vs in sorted(by_area.items()))
+def _too_small(by_area: dict[int, int]) -> str:
+    """``3 (2 cells), 5-7 (4 cells)``: sizes (a bitset per area) grouped by the area they would have."""
+    return ", ".join(f"{_sizes(mask)} ({area} cell{'s' if area != 1 else ''})"
+                     for area, mask in sorted(by_area.items()))
+
+
+def _note_small(found: dict[int, dict[int, int]], c: int, v_mask: int, area: int) -> None:
+    """Record that the sizes in ``v_mask`` would have only ``area`` cells at cell ``c`` (bitsets per area, so
+    that a cell with hundreds of sizes costs a few big-int operations, not a loop per size)."""
+    at = found.setdefault(c, {})
+    at[area] = at.get(area, 0) | v_mask
+
+
+def _found_steps(p: Pass, found: dict[int, dict[int, int]], why: str) -> None:
+    for c, by_area in found.items():
+        mask = 0
+        for m in by_area.values():
+            mask |= m
+        p.add([c], f"{p.board.name(c)} cannot be {_sizes(mask)}: {why}: {_too_small(by_area)}", {c: mask})
 
 
 def _late(ctx: Context) -> bool:
@@ -200,7 +219,7 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
         for c in area:
             above = b.cand[c] & ~fixed_sizes & ~((1 << (n + 1)) - 1)
             if above:
-                found[c] = dict.fromkeys(iter_bits(above), n)
+                found[c] = {n: above}
             union |= b.cand[c] & ~above
             common &= b.cand[c]
         for v in iter_bits(union & ~common & ~fixed_sizes & ~3):
@@ -210,7 +229,7 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
             for part in components([c for c in area if b.cand[c] & b_v], b.nbrs):
                 if len(part) < v:
                     for c in part:
-                        found.setdefault(c, {})[v] = len(part)
+                        _note_small(found, c, b_v, len(part))
     for v in iter_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
@@ -223,24 +242,21 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
         if fixed:
             raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
         for c in small:
-            found.setdefault(c, {})[v] = sizes[c]
-    for c, sizes_of in found.items():
-        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: the cells connected to it that "
-              f"allow the size are too few: {_too_small(sizes_of)}", {c: sum(bit(v) for v in sizes_of)})
+            _note_small(found, c, bit(v), sizes[c])
+    _found_steps(p, found, "the cells connected to it that allow the size are too few")
     return p.steps
 
 
-def _sizes(values: dict[int, int] | list[int]) -> str:
-    """``3/5/6-9``: sizes with runs shortened."""
-    vs = sorted(values)
+def _sizes(values: int | list[int]) -> str:
+    """``3/5/6-9``: sizes (a bitset or a list) with runs of three or more shortened."""
+    mask = values if isinstance(values, int) else sum(bit(v) for v in set(values))
     parts = []
-    i = 0
-    while i < len(vs):
-        j = i
-        while j + 1 < len(vs) and vs[j + 1] == vs[j] + 1:
-            j += 1
-        parts.append(str(vs[i]) if j - i < 2 else f"{vs[i]}-{vs[j]}")
-        i = j + 1
+    while mask:
+        low = mask & -mask
+        run = mask & ~(mask + low)  # adding the lowest bit carries through its run of ones
+        lo, hi = low.bit_length() - 1, run.bit_length() - 1
+        parts.append(str(lo) if lo == hi else f"{lo}/{hi}" if hi == lo + 1 else f"{lo}-{hi}")
+        mask ^= run
     return "/".join(parts)
 
 
@@ -345,7 +361,7 @@ def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
             raise Contradiction(area[0], f"the enclosed {names(b, area)} cannot be cut into regions")
         removes = {c: b.cand[c] & ~seen[c] for c in area}
         if any(removes.values()):
-            kept = "; ".join(f"{b.name(c)} {_sizes(values_of(seen[c]))}" for c in area)
+            kept = "; ".join(f"{b.name(c)} {_sizes(seen[c])}" for c in area)
             p.add(area, f"the enclosed {names(b, area)} ({len(area)} cells, every region around it complete) "
                   f"must be cut into new regions of its own; the only ways leave {kept}", removes)
     return p.steps
@@ -404,11 +420,12 @@ class Reach(Allow):
 
     __slots__ = ("blocked",)
 
-    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None) -> None:
+    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None,
+                 same: Sequence[Group] | None = None) -> None:
         super().__init__(b.cand, g.value)
         if blocked is None:
             blocked = set()
-            for h in b.groups():
+            for h in b.groups() if same is None else same:
                 if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
                     blocked.update(boundary(h.cells, b.nbrs))
                     blocked.update(h.cells)
@@ -429,9 +446,12 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
     a cell that would join another group of its size too big to take; a cell every such way passes is its."""
     p = Pass(b, "way_through", "medium")
+    by_value: dict[int, list[Group]] = {}
+    for h in b.groups():
+        by_value.setdefault(h.value, []).append(h)
     for g in growing(b):
         v, need = g.value, g.need
-        reach = Reach(b, g)
+        reach = Reach(b, g, same=by_value[v])
         near = distances(g.cells, b.nbrs, within=need, through=reach)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
@@ -528,11 +548,9 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
         sizes = component_sizes(free, b.nbrs)
         for c in opened:
             if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
-                found.setdefault(c, {})[v] = sizes[c]
-    for c, sizes_of in found.items():
-        p.add([c], f"{b.name(c)} cannot be {_sizes(sizes_of)}: no group of that size can reach it, "
-              f"and a new region there would have too few cells away from its size: {_too_small(sizes_of)}",
-              {c: sum(bit(v) for v in sizes_of)})
+                _note_small(found, c, bit(v), sizes[c])
+    _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
+                 "away from its size")
     return p.steps
 
 
