@@ -5,7 +5,17 @@ from __future__ import annotations
 import argparse
 
 from ..puzzle import FillominoError
-from .common import add_json, add_quiet, check_output, load_puzzle, plural, print_json, seconds_budget
+from .common import (
+    add_json,
+    add_quiet,
+    add_workers,
+    check_output,
+    load_puzzle,
+    plural,
+    print_json,
+    seconds_budget,
+    workers_from,
+)
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
 medium needs 3 medium steps, hard 2 hard steps, else one level lower); "unrated" when the techniques
@@ -27,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("inputs", metavar="PUZZLE", nargs="+", help="puzzle files (or one puzzle given inline)")
     add_json(p)
     add_quiet(p)
+    add_workers(p)
     p.add_argument("--steps", metavar="FILE",
                    help="write the step log (audit STEPS format, JSON lines); one puzzle only")
     p.add_argument("--force", action="store_true", help="overwrite the --steps file if it exists")
@@ -88,9 +99,16 @@ def _write_steps(path: str, text: str, force: bool) -> None:
         raise FillominoError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def run(args: argparse.Namespace) -> int:
+def _rate_job(job: tuple):
     from ..logic import rate
+
+    puzzle, budget = job
+    return rate(puzzle, budget=budget)
+
+
+def run(args: argparse.Namespace) -> int:
     from ..progress import Progress
+    from ..workers import run_jobs
 
     if args.steps and len(args.inputs) > 1:
         raise FillominoError("--steps writes one puzzle's log: give one PUZZLE")
@@ -98,13 +116,14 @@ def run(args: argparse.Namespace) -> int:
     if args.steps:
         check_output("--steps", args.steps, args.force)  # before the work, not after it
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
-    results = []
+    workers = workers_from(args)
+    ratings: dict[int, object] = {}
     with Progress(len(puzzles), "rating", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
-        for name, puzzle in puzzles:
-            bar.note(name)
-            rating = rate(puzzle, budget=budget)
-            results.append((name, puzzle, rating))
-            bar.advance(unrated=sum(1 for _, _, r in results if r.level == "unrated"))
+        jobs = [(puzzle, budget) for _, puzzle in puzzles]
+        for k, rating in run_jobs(_rate_job, jobs, workers, cost=lambda job: job[0].size):
+            ratings[k] = rating
+            bar.advance(unrated=sum(1 for r in ratings.values() if r.level == "unrated"))
+    results = [(name, puzzle, ratings[k]) for k, (name, puzzle) in enumerate(puzzles)]
     if args.steps:
         _write_steps(args.steps, results[0][2].audit_lines(), args.force)
     if args.json:
