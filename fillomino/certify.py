@@ -17,7 +17,7 @@ from .check import check_answer
 from .interrupts import is_interrupt
 from .puzzle import FillominoError, Grid, Puzzle
 from .solvers.base import Budget, Status, Verdict, differing_cells
-from .workers import Workers
+from .workers import Workers, run_jobs
 
 STATUSES = ("unique", "published", "multiple", "unknown")
 """Values of an external file's ``status:`` header that --expect-status understands."""
@@ -445,7 +445,7 @@ def select(records: Sequence[Record], *, per_size: int | None = None, max_cells:
 
 
 def _engine_job(job: tuple[Puzzle, str, CertifyOptions]) -> EngineRun:
-    return run_engine(*job)
+    return run_engine(*job)  # looked up when called, so a test can watch run_engine in this process
 
 
 def _engine_cost(job: tuple[Puzzle, str, CertifyOptions]) -> float:
@@ -475,25 +475,23 @@ def certify_records(
     the two engines of a big puzzle run side by side and no worker waits alone on a slow proof at the end;
     small jobs travel in chunks. ``on_done`` is called in this process as each record is complete.
     """
-    from . import workers as parallel
-
     workers = workers or Workers.local()
     records = list(records)
+    # Which jobs each puzzle has is fixed before any runs: judging adds problems that would change it.
+    names = [_jobs_of(rec, options) for rec in records]
     runs: list[dict[str, EngineRun]] = [{} for _ in records]
-    tasks = [(i, backend) for i, rec in enumerate(records) for backend in _jobs_of(rec, options)]
-    pending = {i: len(_jobs_of(rec, options)) for i, rec in enumerate(records) if _jobs_of(rec, options)}
+    tasks = [(i, backend) for i, jobs_of in enumerate(names) for backend in jobs_of]
+    pending = {i: len(jobs_of) for i, jobs_of in enumerate(names) if jobs_of}
     for i, rec in enumerate(records):
         if i not in pending and on_done:
             on_done(rec)  # unparsable, or a header --expect-status refuses: judged already
     jobs = [(records[i].puzzle, backend, options) for i, backend in tasks]
-    # run_engine is looked up at call time in this process, so tests can watch it; workers get the module's.
-    fn = _engine_job if workers.count > 1 or workers.scheduler else (lambda job: run_engine(*job))
-    for k, run in parallel.run_jobs(fn, jobs, workers, cost=_engine_cost):
+    for k, run in run_jobs(_engine_job, jobs, workers, cost=_engine_cost):
         i = tasks[k][0]
         runs[i][run.backend] = run
         pending[i] -= 1
         if pending[i] == 0:
-            judge(records[i], [runs[i][b] for b in _jobs_of(records[i], options)], options)
+            judge(records[i], [runs[i][b] for b in names[i]], options)
             if on_done:
                 on_done(records[i])
     return records

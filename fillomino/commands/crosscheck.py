@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
                    quiet=args.json)
     records: list[Record] = []
     finished: dict[int, Record] = {}
+    disagree = 0
     jobs = [(name, puzzle, backends, engine) for name, puzzle in puzzles]
     with Progress(len(puzzles), "crosschecking", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         if not args.json:
@@ -185,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
         # Rows are printed in the order the puzzles were given, whatever order the workers finish them in.
         for k, record in run_jobs(_check_job, jobs, workers, cost=lambda job: job[1].size):
             finished[k] = record
-            bar.advance(disagree=sum(r.agree is False for r in [*records, *finished.values()]))
+            disagree += record.agree is False
+            bar.advance(disagree=disagree)
             while len(records) in finished:
                 records.append(finished.pop(len(records)))
                 if not args.json:
