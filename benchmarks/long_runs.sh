@@ -4,7 +4,9 @@
 # (the engine against every external puzzle's status, CP-SAT against CNF on the small external puzzles,
 # the generator's big puzzles). About an hour and a half on two idle cores. Writes its result, with the
 # date, the commit and each command, to docs/long-runs.md (override with OUT=...); exits non-zero when
-# anything fails.
+# anything fails. Each certification appends a record per puzzle to $RESULTS/<step>.jsonl as it finishes, so
+# a run that is stopped (Ctrl-C, a reboot) picks up where it was when started again; delete $RESULTS to start
+# over.
 #
 #   bash benchmarks/long_runs.sh            # everything
 #   JOBS=2 BUDGET=1800s bash benchmarks/long_runs.sh
@@ -16,6 +18,8 @@ JOBS=${JOBS:-$(nproc)}
 BUDGET=${BUDGET:-1800s}
 EXTERNAL_BUDGET=${EXTERNAL_BUDGET:-120s}
 FILLOMINO=${FILLOMINO:-python -m fillomino}
+RESULTS=${RESULTS:-benchmarks/out/long-runs}
+mkdir -p "$RESULTS"
 status=0
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
@@ -29,19 +33,21 @@ trap 'rm -f "$report"' EXIT
     echo "(\`.ci/run\`); this is the whole of it."
 } > "$OUT"
 
-certify() {  # certify TITLE ARGS...: run one certification, append its command, time and table to $OUT
-    local title=$1
-    shift
+certify() {  # certify STEP TITLE ARGS...: run one certification, append its command, time and table to $OUT
+    local results=$RESULTS/$1.jsonl
+    local title=$2
+    shift 2
     local start=$SECONDS
     echo "=== $title: $FILLOMINO certify $*" >&2
-    $FILLOMINO certify "$@" --jobs "$JOBS" > "$report"
+    $FILLOMINO certify "$@" --jobs "$JOBS" --results "$results" --resume > "$report"
     local rc=$?
     [ "$rc" -eq 0 ] || status=1
     {
         echo
         echo "## $title"
         echo
-        echo "\`fillomino certify $* --jobs $JOBS\`: exit $rc, $((SECONDS - start)) s wall."
+        echo "\`fillomino certify $* --jobs $JOBS --results $results --resume\`: exit $rc, $((SECONDS - start)) s wall"
+        echo "in this invocation (puzzles already in \`$results\` from an earlier, stopped one are not run again)."
         echo
         echo '```'
         cat "$report"
@@ -50,9 +56,9 @@ certify() {  # certify TITLE ARGS...: run one certification, append its command,
     tail -n 3 "$report" >&2
 }
 
-certify "Bundled corpus, both engines, every clue needed" corpus/ --both --minimal --budget "$BUDGET"
+certify corpus "Bundled corpus, both engines, every clue needed" corpus/ --both --minimal --budget "$BUDGET"
 if [ -d ../shared/corpus-external ]; then
-    certify "External corpus, both engines, judged by status headers" ../shared/corpus-external \
+    certify external "External corpus, both engines, judged by status headers" ../shared/corpus-external \
         --both --expect-status --budget "$EXTERNAL_BUDGET"
 fi
 start=$SECONDS
