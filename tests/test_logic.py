@@ -269,3 +269,14 @@ def test_size_lists_in_sentences_keep_every_size():
     assert _sizes([3, 5, 6, 7, 9]) == "3/5-7/9"
     assert _sizes(sum(1 << v for v in (1, 2, 4, 5, 6))) == "1/2/4-6"
     assert _too_small({4: sum(1 << v for v in (5, 6, 7)), 2: 1 << 3}) == "3 (2 cells), 5-7 (4 cells)"
+
+
+def test_max_level_limits_the_ladder_and_a_harder_puzzle_is_left_stuck():
+    puzzle = next(p for p in (read_puzzle(str(f)) for f in sorted((ROOT / "corpus").rglob("*.txt")))
+                  if p.meta("level") == "hard")
+    assert rate(puzzle).level == "hard"
+    limited = rate(puzzle, max_level="medium")
+    assert limited.state == "stuck" and limited.level == "unrated"
+    assert all(s.level in ("bookkeeping", "easy", "medium") for s in limited.steps)
+    with pytest.raises(ValueError):
+        rate(puzzle, max_level="impossible")

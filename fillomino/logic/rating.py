@@ -95,11 +95,11 @@ def level_of(counts: dict[str, int]) -> tuple[str, str | None]:
 
 
 def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
-               budget: object = None) -> Rating:
+               budget: object = None, max_level: str = "expert") -> Rating:
     start = time.process_time()
     seconds = _budget_seconds(budget)
     deadline = None if seconds is None else start + seconds
-    run = solve(board, clues, deadline=deadline)
+    run = solve(board, clues, max_level=max_level, deadline=deadline)
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
@@ -115,11 +115,15 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
                   rows, cols, hardest, used, board.candidates_grid())
 
 
-def rate(puzzle: Puzzle, *, budget: object = None) -> Rating:
+def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert") -> Rating:
     """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
-    runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too."""
+    runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too.
+    ``max_level``: use only the techniques up to that level (a generator asking "can a person at this level
+    solve it?"); a puzzle that needs more is "unrated" with state "stuck"."""
+    if max_level not in LEVELS:
+        raise ValueError(f"max_level must be one of {', '.join(LEVELS)}, not {max_level!r}")
     board = Board.from_puzzle(puzzle)
-    return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget)
+    return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget, max_level=max_level)
 
 
 def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:
