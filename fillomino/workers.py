@@ -10,7 +10,7 @@ chunk whose worker dies is run again elsewhere; results are handed back once per
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -94,6 +94,22 @@ def run_jobs(
         yield from _on_processes(fn, jobs, costs, workers.count)
     else:
         yield from _on_cluster(fn, jobs, costs, workers.scheduler)
+
+
+def in_order(results: Iterable[tuple[int, R]],
+             on_finish: Callable[[int, R], None] | None = None) -> Iterator[tuple[int, R]]:
+    """The ``(index, result)`` pairs of :func:`run_jobs` in index order, each as soon as every earlier one
+    is in, so output follows the input's order; ``on_finish`` sees each pair the moment it arrives (a
+    progress bar)."""
+    waiting: dict[int, R] = {}
+    ready = 0
+    for i, result in results:
+        if on_finish is not None:
+            on_finish(i, result)
+        waiting[i] = result
+        while ready in waiting:
+            yield ready, waiting.pop(ready)
+            ready += 1
 
 
 def _payloads(jobs: Sequence[Any], costs: Sequence[float], width: int) -> list[list[tuple[int, Any]]]:

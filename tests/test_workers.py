@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fillomino.certify import CertifyOptions, ResultsLog, certify_files, read_record
 from fillomino.cli import main
-from fillomino.workers import Workers, chunks, run_jobs
+from fillomino.workers import Workers, chunks, in_order, run_jobs
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -43,6 +43,14 @@ def test_run_jobs_gives_each_result_once(workers):
     jobs = list(range(40))
     got = dict(run_jobs(square, jobs, workers, cost=lambda x: x % 7))
     assert got == {i: i * i for i in jobs}
+
+
+@given(st.permutations(range(12)))
+def test_in_order_gives_input_order_and_sees_every_arrival(arrival):
+    seen: list[int] = []
+    out = list(in_order(((i, i * i) for i in arrival), on_finish=lambda i, r: seen.append(i)))
+    assert out == [(i, i * i) for i in range(12)]
+    assert seen == list(arrival)
 
 
 def test_workers_are_checked():
