@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..puzzle import FillominoError, Puzzle, validate_shape
-from .cells import check_clue, runs
+from .cells import cell_name, check_clue, runs
 
 _URL = re.compile(r"(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/p(?:\.html)?\?(.*)", re.IGNORECASE | re.DOTALL)
 _NUMBER = re.compile(r"[0-9]+")
@@ -61,7 +61,7 @@ def parse_url(text: str, origin: str = "<input>") -> Puzzle:
             raise FillominoError(f"{origin}: URL character {pos}: unknown character {ch!r}")
         if value == 0:
             raise FillominoError(f"{origin}: URL character {pos}: clue 0 is not allowed")
-        check_clue(value, rows, cols, f"{origin}: URL row {cell // cols + 1}, column {cell % cols + 1}")
+        check_clue(value, rows, cols, f"{origin}: URL character {pos} ({cell_name(cell // cols, cell % cols)})")
         clues[cell] = value
         cell += 1
     if cell != size:
