@@ -174,6 +174,7 @@ def _json_calls(tmp_path) -> dict[str, list[str]]:
         "certify": ["certify", str(puzzle), "--workers", "1"],
         "render": ["render", PUZZLE],
         "rate": ["rate", PUZZLE],
+        "rate P Q": ["rate", PUZZLE, str(puzzle)],
         "hint": ["hint", PUZZLE],
     }
 
