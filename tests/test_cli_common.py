@@ -247,3 +247,9 @@ def test_suggest_says_its_clues_are_irreducible_not_proved_fewest(capsys):
     code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--no-color")
     assert code == 0 and out.startswith("unique with ") and " more clues " in out.splitlines()[0]
     assert "the search is greedy" in out.splitlines()[1]
+    n = int(out.split()[2])
+    assert f"proved only to lie between 1 and {n}" in out.splitlines()[1]
+    code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--json")
+    assert code == 0 and json.loads(out)["proved_fewest"] is False
+    code, out, _ = run(capsys, "suggest", "fillomino:3x3:a2b23ab", "--json")
+    assert code == 0 and len(json.loads(out)["clues"]) == 1 and json.loads(out)["proved_fewest"] is True
