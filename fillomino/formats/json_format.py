@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..puzzle import MAX_CELLS, MAX_SIDE, UNMARKED, FillominoError, Puzzle, validate_shape
-from .cells import Rows, cell_name, check_metadata, counted, format_rows, make_puzzle, parse_rows
+from .cells import Rows, cell_name, check_metadata, counted, make_puzzle, parse_rows
 
 
 def json_load(text: str, origin: str) -> object:
@@ -104,11 +104,8 @@ def parse_json(text: str, origin: str) -> Puzzle:
 
 
 def write_json(puzzle: Puzzle) -> str:
-    grid = puzzle.clue_grid()
-    if all(v < 10 for v in puzzle.clues):
-        rows: list[object] = format_rows(grid, blank=".")
-    else:
-        rows = [[v or None for v in row] for row in grid]
+    # rows of numbers whatever the clues' widths: one shape for programs, as in every --json answer
+    rows = [[v or None for v in row] for row in puzzle.clue_grid()]
     data: dict[str, object] = {"genre": "fillomino", "puzzle": {"grid": rows}}
     if puzzle.solution is not None:
         data["solution"] = [list(row) for row in puzzle.solution]
