@@ -55,6 +55,7 @@ def test_seed_example_writes_the_spec_text_id_json_and_url():
         "https://pzprxs.vercel.app/p?fillomino/3/3/g2h234h",
         "https://puzz.link/p?fillomino/t/3/3/g2h234h",  # a pflag segment
         "https://puzz.link/p?fillomino/b/3/3/g2h234h/0000",  # trailing border data is ignored
+        "https://puzz.link/p?fillomino/3/3/g2h234h0000",  # pzprjs border data that sets no border
         "puzz.link/p?fillomino/3/3/g2h234h",
         "  fillomino:3x3:a2b234b\n",
     ],

@@ -57,6 +57,8 @@ BAD_PUZZLES = [
     ("URL clue 0", "https://puzz.link/p?fillomino/3/3/g0h234h", "URL character 36: clue 0"),
     ("URL clue above cell count", "https://puzz.link/p?fillomino/3/3/g2h23ah", "URL character 40 (r3c1): clue 10"),
     ("URL million cells", "https://puzz.link/p?fillomino/1000/1000/zzzz", "grid 1000x1000 is too large"),
+    ("URL given borders", "https://puzz.link/p?fillomino/3/3/g2h234h0g00", "URL character 42: the URL draws given"),
+    ("URL trailing junk", "https://puzz.link/p?fillomino/3/3/g2h234h999999", "URL character 42 ('9'): the 3x3 grid's"),
     ("URL truncated hex", "https://puzz.link/p?fillomino/3/3/g2h23-1", "'-' must be followed by 2 hex digits"),
     ("broken JSON", '{"genre": "fillomino", "puzzle": ', "broken JSON at line 1, column 33"),
     ("JSON without grid", '{"genre": "fillomino"}', "no puzzle.grid"),

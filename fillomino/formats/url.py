@@ -66,12 +66,26 @@ def parse_url(text: str, origin: str = "<input>") -> Puzzle:
         cell += 1
     if cell != size:
         raise FillominoError(f"{origin}: URL body describes {cell} cells, but {cols} columns x {rows} rows is {size}")
+    tail = body[i:]
+    if tail and len(tail) == _border_chars(rows, cols) and all(ch in _BASE36[:32] for ch in tail):
+        # pzprjs writes given borders after the cells: no border set is a plain puzzle, any other is not ours
+        if tail.strip("0"):
+            raise FillominoError(
+                f"{origin}: URL character {offset + i + 1}: the URL draws given borders after the cells, "
+                "which this engine does not support"
+            )
+        i = len(body)
     if i < len(body):
         raise FillominoError(
             f"{origin}: URL character {offset + i + 1} ({body[i]!r}): "
             f"the {rows}x{cols} grid's {size} cells are already filled"
         )
     return Puzzle(rows, cols, tuple(clues))
+
+
+def _border_chars(rows: int, cols: int) -> int:
+    """Length of pzprjs border data: a bit per inner border, vertical then horizontal, 5 bits a character."""
+    return -(-(cols - 1) * rows // 5) + -(-cols * (rows - 1) // 5)
 
 
 def write_url(puzzle: Puzzle) -> str:
