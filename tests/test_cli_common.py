@@ -253,3 +253,37 @@ def test_suggest_says_its_clues_are_irreducible_not_proved_fewest(capsys):
     assert code == 0 and json.loads(out)["proved_fewest"] is False
     code, out, _ = run(capsys, "suggest", "fillomino:3x3:a2b23ab", "--json")
     assert code == 0 and len(json.loads(out)["clues"]) == 1 and json.loads(out)["proved_fewest"] is True
+
+
+@pytest.fixture(scope="module")
+def hard_puzzle(tmp_path_factory) -> Path:
+    """A 30x30 without its solution block: no engine settles it within 100 conflicts."""
+    source = Path(__file__).resolve().parent.parent / "corpus" / "30x30" / "30x30-s2.txt"
+    if not source.exists():
+        pytest.skip("corpus puzzle not present")
+    path = tmp_path_factory.mktemp("hard") / "hard.txt"
+    path.write_text(source.read_text().split("solution:")[0])
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["unique"], ["solve"], ["ambiguity"], ["suggest"], ["render", "--solution"], ["render", "--diff"],
+     ["render", "--ambiguity"], ["certify", "--workers", "1"], ["crosscheck", "--workers", "1"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_a_spent_budget_exits_3_everywhere(capsys, hard_puzzle, argv):
+    budget = "0.5s" if argv[0] == "crosscheck" else "100c"  # CP-SAT's conflict count leaves out its presolve
+    code, out, err = run(capsys, argv[0], str(hard_puzzle), *argv[1:], "--budget", budget, "--json")
+    assert code == 3, err
+    assert json.loads(out)["status"] in ("unknown", "undecided") and "Traceback" not in err
+
+
+def test_rate_spent_budget_exits_3(capsys, hard_puzzle):
+    code, out, _ = run(capsys, "rate", str(hard_puzzle), "--budget", "0.05", "--json")
+    assert code == 3 and json.loads(out)["status"] == "budget"
+
+
+def test_render_says_the_size_cap_it_assumed(capsys, tmp_path):
+    code, out, err = run(capsys, "render", "fillomino:3x3:a2b23ab", "--ambiguity", "--max-size", "4", "--no-color")
+    assert code == 0 and "(assuming no region is larger than 4 cells: --max-size 4)" in err
