@@ -136,7 +136,7 @@ def _documented_shapes() -> dict[str, tuple[set[str] | None, list[list[str]]]]:
 
     text = (Path(__file__).parent.parent / "docs" / "usage" / "cli.md").read_text(encoding="utf-8")
     shapes = {}
-    for line in text.split("## JSON", 1)[1].splitlines():
+    for line in text.split("## JSON", 1)[1].split("\n## ", 1)[0].splitlines():  # the JSON section only
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
