@@ -32,18 +32,18 @@ def cell_name(row: int, col: int) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
-def _cell_value(tok: str, where: str, answer: bool) -> int:
-    """One token as a number: '.' is no clue (0) in a grid, unmarked in an answer."""
+def _cell_value(tok: str, answer: bool) -> int:
+    """One token as a number: '.' is no clue (0) in a grid, unmarked in an answer; the caller adds the place."""
     if tok == ".":
         return UNMARKED if answer else 0
     if tok.isascii() and tok.isdigit():
         value = int(tok)
         if value == 0 and not answer:
-            raise FillominoError(f"{where}: clue 0 is not allowed, write '.' for a cell without a clue")
+            raise FillominoError("clue 0 is not allowed, write '.' for a cell without a clue")
         return value
     if tok == "?":
-        raise FillominoError(f"{where}: '?' (unknown number) clues are not supported")
-    raise FillominoError(f"{where}: unknown {'character' if len(tok) == 1 else 'token'} {tok[:20]!r}")
+        raise FillominoError("'?' (unknown number) clues are not supported")
+    raise FillominoError(f"unknown {'character' if len(tok) == 1 else 'token'} {tok[:20]!r}")
 
 
 class Rows:
@@ -115,7 +115,7 @@ def parse_rows(
             named = origin if origin.endswith(f": {what}") else f"{origin}: {what}"
             raise FillominoError(f"{named} {detail}") from None
     out: list[list[int]] = []
-    places: list[list[str]] = []
+    spans: list[list[tuple[str, int]]] = []
     expected = cols
     for i, (_, text) in enumerate(rows):
         if cols is not None:
@@ -127,15 +127,25 @@ def parse_rows(
             ref = f"like {placed.row(0)}" if cols is None else f"for the {cols}-column grid"
             head = f"{what} {placed.row(i)}" if placed.by == "cell" else f"{placed.row(i)}: {what} row"
             raise FillominoError(f"{origin}: {head} has {counted(len(cells), 'cell')}, expected {expected} {ref}")
-        where = [(f"{what} " if placed.by == "cell" else "") + placed.cell(i, k, col)
-                 for k, (_, col) in enumerate(cells)]
-        out.append([_cell_value(tok, f"{origin}: {w}", answer) for (tok, _), w in zip(cells, where)])
-        places.append(where)
+        values = []
+        for k, (tok, col) in enumerate(cells):
+            try:
+                values.append(_cell_value(tok, answer))
+            except FillominoError as exc:
+                raise FillominoError(f"{origin}: {_where(placed, what, i, k, col)}: {exc}") from None
+        out.append(values)
+        spans.append(cells)
     if not answer:
-        for values, where in zip(out, places):
-            for v, w in zip(values, where):
-                check_clue(v, len(out), expected or 0, f"{origin}: {w}")
+        top = len(out) * (expected or 0)
+        for i, values in enumerate(out):
+            for k, v in enumerate(values):
+                if v > top:  # the place is worked out only for the message
+                    check_clue(v, len(out), expected or 0, f"{origin}: {_where(placed, what, i, k, spans[i][k][1])}")
     return out
+
+
+def _where(placed: Rows, what: str, i: int, k: int, col: int) -> str:
+    return (f"{what} " if placed.by == "cell" else "") + placed.cell(i, k, col)
 
 
 def check_clue(value: int, rows: int, cols: int, where: str) -> None:

@@ -40,10 +40,14 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
                 raise FillominoError(f"{origin}: {exc}") from None
         vals = []
         for j, v in enumerate(row):
-            where = f"{origin}: {what} {cell_name(i, j)}"
             if v is None:
                 vals.append(UNMARKED if answer else 0)
-            elif isinstance(v, bool) or not isinstance(v, int):
+                continue
+            if type(v) is int and (v >= 1 or (answer and v >= UNMARKED)):  # the common case, without a message
+                vals.append(v)
+                continue
+            where = f"{origin}: {what} {cell_name(i, j)}"
+            if isinstance(v, bool) or not isinstance(v, int):
                 raise FillominoError(f"{where}: {v!r} is not a whole number or null")
             elif answer and v < UNMARKED:
                 raise FillominoError(f"{where}: {v} is not a number of an answer (-1 unmarked, 0 empty, or positive)")
