@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         result = _draw(args, warnings)
     except _BudgetSpent as exc:
         if args.json:
-            print_json({"status": "unknown", "output": args.output, "warnings": [str(exc)]})
+            print_json({"status": "unknown", "output": args.output, "drawn": None, "shape": None, "bytes": None,
+                        "warnings": [str(exc)]})
         else:
             print(f"unknown: {exc}", file=sys.stderr)
         return 3
