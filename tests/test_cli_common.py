@@ -136,7 +136,7 @@ def _documented_shapes() -> dict[str, tuple[set[str] | None, list[list[str]]]]:
 
     text = (Path(__file__).parent.parent / "docs" / "usage" / "cli.md").read_text(encoding="utf-8")
     shapes = {}
-    for line in text.split("## JSON", 1)[1].splitlines():
+    for line in text.split("## JSON", 1)[1].split("\n## ", 1)[0].splitlines():  # the JSON section only
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
@@ -174,6 +174,7 @@ def _json_calls(tmp_path) -> dict[str, list[str]]:
         "certify": ["certify", str(puzzle), "--workers", "1"],
         "render": ["render", PUZZLE],
         "rate": ["rate", PUZZLE],
+        "rate P Q": ["rate", PUZZLE, str(puzzle)],
         "hint": ["hint", PUZZLE],
     }
 
@@ -246,3 +247,52 @@ def test_suggest_says_its_clues_are_irreducible_not_proved_fewest(capsys):
     code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--no-color")
     assert code == 0 and out.startswith("unique with ") and " more clues " in out.splitlines()[0]
     assert "the search is greedy" in out.splitlines()[1]
+    n = int(out.split()[2])
+    assert f"proved only to lie between 1 and {n}" in out.splitlines()[1]
+    code, out, _ = run(capsys, "suggest", "fillomino:3x3:i", "--json")
+    assert code == 0 and json.loads(out)["proved_fewest"] is False
+    code, out, _ = run(capsys, "suggest", "fillomino:3x3:a2b23ab", "--json")
+    assert code == 0 and len(json.loads(out)["clues"]) == 1 and json.loads(out)["proved_fewest"] is True
+
+
+@pytest.fixture(scope="module")
+def hard_puzzle(tmp_path_factory) -> Path:
+    """A 30x30 without its solution block: no engine settles it within 100 conflicts."""
+    source = Path(__file__).resolve().parent.parent / "corpus" / "30x30" / "30x30-s2.txt"
+    if not source.exists():
+        pytest.skip("corpus puzzle not present")
+    path = tmp_path_factory.mktemp("hard") / "hard.txt"
+    path.write_text(source.read_text().split("solution:")[0])
+    return path
+
+
+SPENT = {  # documented name -> the call after PUZZLE, and a budget no engine settles the 30x30 in
+    "unique": ([], "100c"), "solve": ([], "100c"), "ambiguity": ([], "100c"), "suggest": ([], "100c"),
+    "render": (["--diff"], "100c"), "certify": (["--workers", "1"], "100c"),
+    "crosscheck": (["--workers", "1"], "0.5s"),  # CP-SAT's conflict count leaves out its presolve
+    "rate": ([], "0.05"), "solve --logic": (["--logic"], "0.05"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPENT))
+def test_a_spent_budget_exits_3_with_the_documented_json(capsys, hard_puzzle, name):
+    extra, budget = SPENT[name]
+    statuses, fields = _documented_shapes()[name]
+    code, out, err = run(capsys, name.split()[0], str(hard_puzzle), *extra, "--budget", budget, "--json")
+    assert code == 3, err
+    doc = json.loads(out)
+    assert doc["status"] in ("unknown", "undecided", "budget") and "Traceback" not in err
+    assert statuses is None or doc["status"] in statuses
+    assert {"status", "seconds", "max_size"} <= set(doc)
+    assert [f for f in fields if not any(x in doc for x in f)] == [], "the documented fields, null when unknown"
+
+
+@pytest.mark.parametrize("argv", [["render", "--solution"], ["render", "--ambiguity"]])
+def test_render_spent_budget_exits_3(capsys, hard_puzzle, argv):
+    code, out, _ = run(capsys, argv[0], str(hard_puzzle), *argv[1:], "--budget", "100c", "--json")
+    assert code == 3 and json.loads(out)["status"] == "unknown"
+
+
+def test_render_says_the_size_cap_it_assumed(capsys, tmp_path):
+    code, out, err = run(capsys, "render", "fillomino:3x3:a2b23ab", "--ambiguity", "--max-size", "4", "--no-color")
+    assert code == 0 and "(assuming no region is larger than 4 cells: --max-size 4)" in err

@@ -33,7 +33,7 @@ def inputs(tmp_path_factory) -> dict[str, Path]:
     rows = ["".join(str(v) if v else "." for v in clues[r * 10 : (r + 1) * 10]) for r in range(10)]
     draft = folder / "draft.txt"
     draft.write_text("genre: fillomino\ngrid:\n" + "\n".join(rows) + "\n")
-    return {"hard": hard, "draft": draft, "results": folder / "results.jsonl"}
+    return {"hard": hard, "draft": draft, "results": folder / "results.jsonl", "svg": folder / "hard.svg"}
 
 
 CALLS = {
@@ -44,6 +44,9 @@ CALLS = {
     "generate": ["generate", "--size", "12x12", "--count", "40", "--workers", "2"],
     "rate": ["rate", "{hard}"],
     "certify": ["certify", "{hard}", "--workers", "1", "--results", "{results}"],
+    "crosscheck": ["crosscheck", "{hard}", "--workers", "1"],
+    "suggest": ["suggest", "{hard}"],
+    "render": ["render", "{hard}", "--solution", "-o", "{svg}"],
 }
 
 

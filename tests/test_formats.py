@@ -34,7 +34,8 @@ def test_seed_example_id_reads_as_the_spec_grid():
 def test_seed_example_writes_the_spec_text_id_json_and_url():
     assert write_puzzle(SEED, "text") == SEED_TEXT
     assert write_puzzle(SEED, "id") == "fillomino:3x3:a2b234b"
-    assert json.loads(write_puzzle(SEED, "json")) == {"genre": "fillomino", "puzzle": {"grid": [".2.", ".23", "4.."]}}
+    grid = [[None, 2, None], [None, 2, 3], [4, None, None]]  # rows of numbers whatever the clue widths (issue 23)
+    assert json.loads(write_puzzle(SEED, "json")) == {"genre": "fillomino", "puzzle": {"grid": grid}}
     assert write_puzzle(SEED, "url") == "https://puzz.link/p?fillomino/3/3/g2h234h"
 
 
@@ -54,6 +55,7 @@ def test_seed_example_writes_the_spec_text_id_json_and_url():
         "https://pzprxs.vercel.app/p?fillomino/3/3/g2h234h",
         "https://puzz.link/p?fillomino/t/3/3/g2h234h",  # a pflag segment
         "https://puzz.link/p?fillomino/b/3/3/g2h234h/0000",  # trailing border data is ignored
+        "https://puzz.link/p?fillomino/3/3/g2h234h0000",  # pzprjs border data that sets no border
         "puzz.link/p?fillomino/3/3/g2h234h",
         "  fillomino:3x3:a2b234b\n",
     ],

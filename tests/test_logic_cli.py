@@ -92,3 +92,19 @@ def test_solve_logic_prints_every_step_and_the_answer(capsys):
     assert data["solved"] and len(data["steps"]) == data["step_count"]
     code, out, _ = run(capsys, "solve", "fillomino:1x3:c", "--logic", "--no-color")
     assert code == 1 and "stuck" in out
+
+
+def test_rate_json_for_several_puzzles_is_one_object_with_the_envelope(capsys, tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("genre: fillomino\ngrid:\n.2.\n.23\n4..\n")
+    b.write_text("genre: fillomino\ngrid:\n...\n")
+    code, out, _ = run(capsys, "rate", str(a), str(b), "--json")
+    data = json.loads(out)
+    assert code == 1 and isinstance(data, dict)  # not a bare list: a batch answers as certify and crosscheck do
+    assert data["status"] == "unrated" and data["max_size"] is None and data["seconds"] >= 0
+    assert [p["puzzle"] for p in data["puzzles"]] == [str(a), str(b)]
+    assert [p["status"] for p in data["puzzles"]] == ["solved", "stuck"]
+    assert data["summary"] == {"puzzles": 2, "rated": 1, "unrated": 1, "levels": {"easy": 1, "unrated": 1},
+                               "states": {"solved": 1, "stuck": 1}}
+    code, out, _ = run(capsys, "rate", str(a), str(a), "--json")
+    assert code == 0 and json.loads(out)["status"] == "rated"

@@ -23,7 +23,7 @@ BAD_PUZZLES = [
     ("ragged rows", "grid:\n.2.\n.23\n4.\n", "line 4: grid row has 2 cells, expected 3"),
     ("unknown character", "grid:\n.2.\n.x3\n4..\n", "line 3, column 2: unknown character 'x'"),
     ("clue 0", "grid:\n.2.\n.03\n4..\n", "line 3, column 2: clue 0"),
-    ("clue above cell count", "grid:\n. 2 .\n. 2 10\n4 . .\n", "line 3, cell 3: clue 10 is out of range 1..9"),
+    ("clue above cell count", "grid:\n. 2 .\n. 2 10\n4 . .\n", "line 3, column 5: clue 10 is out of range 1..9"),
     ("unknown-number clue", "grid:\n.?.\n.23\n4..\n", "line 2, column 2: '?'"),
     ("negative token", "grid:\n. 2 .\n. -2 3\n4 . .\n", "line 3, column 3: unknown token '-2'"),
     ("empty input", "", "empty input"),
@@ -46,7 +46,7 @@ BAD_PUZZLES = [
     ("ID unknown character", "fillomino:3x3:a2b2!4b", "ID character 19: unknown character '!'"),
     ("ID clue 0", "fillomino:3x3:a2b034b", "ID character 18: clue 0"),
     ("ID dash with one digit", "fillomino:3x3:a2b23b-1", "ID character 21: '-' must be followed by 2 digits"),
-    ("ID clue above cell count", "fillomino:3x3:a2b2-10c", "row 2, column 3: clue 10 is out of range"),
+    ("ID clue above cell count", "fillomino:3x3:a2b2-10c", "ID character 19 (r2c3): clue 10 is out of range"),
     ("ID zero rows", "fillomino:0x3:", "grid 0x3 is empty"),
     ("ID million cells", "fillomino:1000x1000:" + "z" * 40000, "grid 1000x1000 is too large"),
     ("URL missing rows", "https://puzz.link/p?fillomino/3/g2h234h", "broken URL"),
@@ -55,35 +55,37 @@ BAD_PUZZLES = [
     ("URL unknown character", "https://puzz.link/p?fillomino/3/3/g2h2!4h", "URL character 39: unknown character '!'"),
     ("URL other genre", "https://puzz.link/p?nurikabe/3/3/g2h234h", "not a fillomino puzz.link URL"),
     ("URL clue 0", "https://puzz.link/p?fillomino/3/3/g0h234h", "URL character 36: clue 0"),
-    ("URL clue above cell count", "https://puzz.link/p?fillomino/3/3/g2h23ah", "row 3, column 1: clue 10 is out"),
+    ("URL clue above cell count", "https://puzz.link/p?fillomino/3/3/g2h23ah", "URL character 40 (r3c1): clue 10"),
     ("URL million cells", "https://puzz.link/p?fillomino/1000/1000/zzzz", "grid 1000x1000 is too large"),
+    ("URL given borders", "https://puzz.link/p?fillomino/3/3/g2h234h0g00", "URL character 42: the URL draws given"),
+    ("URL trailing junk", "https://puzz.link/p?fillomino/3/3/g2h234h999999", "URL character 42 ('9'): the 3x3 grid's"),
     ("URL truncated hex", "https://puzz.link/p?fillomino/3/3/g2h23-1", "'-' must be followed by 2 hex digits"),
     ("broken JSON", '{"genre": "fillomino", "puzzle": ', "broken JSON at line 1, column 33"),
     ("JSON without grid", '{"genre": "fillomino"}', "no puzzle.grid"),
     ("JSON other genre", '{"genre": "slitherlink", "puzzle": {"grid": ["1"]}}', "genre 'slitherlink'"),
-    ("JSON ragged lists", '{"puzzle": {"grid": [[1, null], [null]]}}', "grid row 2 has 1 cells, row 1 has 2"),
-    ("JSON ragged strings", '{"puzzle": {"grid": [".2.", ".2"]}}', "row 2: grid row has 2 cells"),
-    ("JSON text cell", '{"puzzle": {"grid": [[1, "a"]]}}', "grid row 1, cell 2: 'a' is not a whole number"),
-    ("JSON boolean cell", '{"puzzle": {"grid": [[true]]}}', "grid row 1, cell 1: True is not a whole number"),
-    ("JSON clue 0", '{"puzzle": {"grid": [[0, 1]]}}', "grid row 1, cell 1: clue 0 is not allowed"),
+    ("JSON ragged lists", '{"puzzle": {"grid": [[1, null], [null]]}}', "grid row 2 has 1 cell, row 1 has 2"),
+    ("JSON ragged strings", '{"puzzle": {"grid": [".2.", ".2"]}}', "grid row 2 has 2 cells, expected 3 like row 1"),
+    ("JSON text cell", '{"puzzle": {"grid": [[1, "a"]]}}', "grid r1c2: 'a' is not a whole number"),
+    ("JSON boolean cell", '{"puzzle": {"grid": [[true]]}}', "grid r1c1: True is not a whole number"),
+    ("JSON clue 0", '{"puzzle": {"grid": [[0, 1]]}}', "grid r1c1: clue 0 is not allowed"),
     ("JSON grid not a list", '{"puzzle": {"grid": 5}}', "grid must be a non-empty list of rows"),
     ("JSON empty grid", '{"puzzle": {"grid": []}}', "grid must be a non-empty list of rows"),
     ("JSON reserved metadata", '{"puzzle": {"grid": ["1"]}, "metadata": [["grid", "x"]]}', "metadata key 'grid'"),
-    ("JSON solution shape", '{"puzzle": {"grid": ["1."]}, "solution": [[1]]}', "solution has 1 columns"),
+    ("JSON solution shape", '{"puzzle": {"grid": ["1."]}, "solution": [[1]]}', "solution has 1 column, the grid has 2"),
     ("JSON million cells", HUGE_JSON, "grid has 1000 rows"),
     ("JSON a bare number", "[", "broken JSON at line 1, column 2"),
 ]
 
 BAD_ANSWERS = [
     ("ragged answer", "423/42/443", "row 2: answer row has 2 cells, expected 3"),
-    ("unknown character", "423/4x3/443", "row 2, column 2: unknown character 'x'"),
+    ("unknown character", "423/4x3/443", "line 1, column 6: unknown character 'x'"),
     ("too few rows", "423/423", "answer is 2x3, the puzzle is 3x3"),
-    ("negative number", "4 2 3/4 -2 3/4 4 3", "row 2, column 3: unknown token '-2'"),
+    ("negative number", "4 2 3/4 -2 3/4 4 3", "line 1, column 9: unknown token '-2'"),
     ("empty answer", "", "empty answer"),
     ("broken JSON", "[[4,2,3]", "broken JSON at line 1"),
     ("JSON solution not rows", '{"solution": 5}', "answer must be a non-empty list of rows"),
     ("JSON without solution", '{"grid": [[1]]}', 'no "solution"'),
-    ("JSON below -1", "[[4,2,3],[4,-2,3],[4,4,3]]", "answer row 2, cell 2: -2 is not a number of an answer"),
+    ("JSON below -1", "[[4,2,3],[4,-2,3],[4,4,3]]", "answer r2c2: -2 is not a number of an answer"),
     ("text without solution block", "genre: fillomino\ngrid:\n.2.\n.23\n4..\n", "no solution: block"),
     ("too many columns", "4233/423/443", "row 1: answer row has 4 cells"),
     ("missing answer file", "answers/none.txt", "no such file: 'answers/none.txt'"),
@@ -226,3 +228,41 @@ def test_version_cell_size_and_stdin_twice(capsys):
     assert "too large" in capsys.readouterr().err
     assert main(["check", "-", "-"]) == 2
     assert "cannot both be read from stdin" in capsys.readouterr().err
+
+
+# One style for places in input messages (issue 23): text is placed by line and column of the input, IDs and URLs
+# by character, JSON values by the grid cell they fill (r2c3); never "cell 3" or "row 2, column 3".
+POSITIONS = [
+    ("indented text row", "grid:\n  .2.\n  .x3\n4..\n", "line 3, column 4: unknown character 'x'"),
+    ("spaced clue out of range", "grid:\n. 2 .\n. 2 10\n4 . .\n", "line 3, column 5: clue 10 is out of range"),
+    ("slash rows", ".2./.x3/4..", "line 1, column 6: unknown character 'x'"),
+    ("slash rows after blank lines", "\n\n .2./.x3/4..", "line 3, column 7: unknown character 'x'"),
+    ("ID clue out of range", "fillomino:3x3:a2b2-10c", "ID character 19 (r2c3): clue 10 is out of range"),
+    ("URL clue out of range", "https://puzz.link/p?fillomino/3/3/g2h23ah", "URL character 40 (r3c1): clue 10"),
+    ("JSON number row", '{"puzzle": {"grid": [[1, "a"]]}}', "grid r1c2: 'a' is not a whole number"),
+    ("JSON string row", '{"puzzle": {"grid": [".2.", ".x3", "4.."]}}', "grid r2c2: unknown character 'x'"),
+    ("JSON spaced string row", '{"puzzle": {"grid": ["1 .", ". 10"]}}', "grid r2c2: clue 10 is out of range"),
+]
+
+
+@pytest.mark.parametrize("name,text,where", POSITIONS, ids=[p[0] for p in POSITIONS])
+def test_input_positions_have_one_style(name, text, where):
+    with pytest.raises(FillominoError) as info:
+        read_puzzle(text)
+    assert where in str(info.value)
+
+
+def test_no_message_uses_a_retired_position_style():
+    import re
+
+    messages = []
+    for _, text, _ in BAD_PUZZLES + POSITIONS:
+        with pytest.raises(FillominoError) as info:
+            read_puzzle(text)
+        messages.append(str(info.value))
+    for _, text, _ in BAD_ANSWERS[:-2]:  # the last two are missing files
+        with pytest.raises(FillominoError) as info:
+            parse_answer(text, "<answer>", SEED)
+        messages.append(str(info.value))
+    retired = re.compile(r"\bcell \d|\brow \d+, (column|cell) \d|\(\d+, ?\d+\)")
+    assert not [m for m in messages if retired.search(m)]

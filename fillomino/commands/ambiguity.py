@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
                               progress=lambda done, _total: bar.advance(done - bar.done))
     except BudgetExhausted:
         if args.json:
-            print_json({"status": "unknown", "cells": None, "max_size": args.max_size})
+            print_json({"status": "unknown", "cells": None, "forced": None, "loose": None, "solutions_seen": None,
+                        "solver_calls": None, "max_size": args.max_size})
         else:
             print("unknown: the budget ran out before every cell's values were settled")
         return 3

@@ -99,6 +99,18 @@ def _write_steps(path: str, text: str, force: bool) -> None:
         raise FillominoError(f"cannot write {path}: {exc.strerror}") from None
 
 
+def _summary(results: list) -> dict:
+    """Counts over a batch: puzzles, rated and unrated, and how many of each level and of each state."""
+    levels: dict[str, int] = {}
+    states: dict[str, int] = {}
+    for _, _, r in results:
+        levels[r.level] = levels.get(r.level, 0) + 1
+        states[r.state] = states.get(r.state, 0) + 1
+    unrated = levels.get("unrated", 0)
+    return {"puzzles": len(results), "rated": len(results) - unrated, "unrated": unrated, "levels": levels,
+            "states": states}
+
+
 def _rate_job(job: tuple):
     from ..logic import rate
 
@@ -126,17 +138,18 @@ def run(args: argparse.Namespace) -> int:
     results = [(name, puzzle, ratings[k]) for k, (name, puzzle) in enumerate(puzzles)]
     if args.steps:
         _write_steps(args.steps, results[0][2].audit_lines(), args.force)
+    states = {r.state for _, _, r in results}
     if args.json:
         objs = [{"puzzle": name, "shape": p.shape, **r.to_json(), "status": r.state} for name, p, r in results]
-        print_json(objs[0] if len(objs) == 1 else objs)
+        if len(args.inputs) == 1:
+            print_json(objs[0])
+        else:  # a batch, as certify and crosscheck answer one: the ratings under "puzzles", counts in "summary"
+            status = "budget" if "budget" in states else ("rated" if states == {"solved"} else "unrated")
+            print_json({"puzzles": objs, "summary": _summary(results)}, status=status)
     elif len(results) == 1:
         print(_explain(*results[0], args.steps))
     else:
         head = ["puzzle", "shape", "level", "score", "state", "open", "seconds", "techniques"]
         print(format_table(head, [_line(*r) for r in results]))
-        levels: dict[str, int] = {}
-        for _, _, r in results:
-            levels[r.level] = levels.get(r.level, 0) + 1
-        print("levels: " + ", ".join(f"{k} {v}" for k, v in levels.items()))
-    states = {r.state for _, _, r in results}
+        print("levels: " + ", ".join(f"{k} {v}" for k, v in _summary(results)["levels"].items()))
     return 3 if "budget" in states else (0 if states == {"solved"} else 1)

@@ -8,7 +8,16 @@ import sys
 from pathlib import Path
 
 from ..puzzle import FillominoError, Grid, Puzzle
-from .common import add_engine_options, add_input, add_json, check_output, engine_kwargs, load_puzzle, print_json
+from .common import (
+    add_engine_options,
+    add_input,
+    add_json,
+    cap_note,
+    check_output,
+    engine_kwargs,
+    load_puzzle,
+    print_json,
+)
 
 FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
@@ -85,10 +94,11 @@ def _two_solutions(puzzle: Puzzle, args: argparse.Namespace) -> tuple[Grid, Grid
     verdict = uniqueness(puzzle, **_engine_kwargs(args))
     if verdict.status == Status.MULTIPLE:
         return verdict.solutions[0], verdict.solutions[1]
+    if verdict.status == Status.UNKNOWN:
+        raise _BudgetSpent("the budget ran out before two solutions were found (raise --budget)")
     reasons = {
         Status.UNIQUE: "the puzzle has exactly one solution, so there is nothing to compare (use --solution)",
         Status.NONE: "the puzzle has no solution, so there is nothing to compare",
-        Status.UNKNOWN: "the budget ran out before two solutions were found (raise --budget)",
     }
     raise FillominoError(f"--diff: {reasons[verdict.status]}")
 
@@ -108,12 +118,15 @@ def run(args: argparse.Namespace) -> int:
         result = _draw(args, warnings)
     except _BudgetSpent as exc:
         if args.json:
-            print_json({"status": "unknown", "output": args.output, "warnings": [str(exc)]})
+            print_json({"status": "unknown", "output": args.output, "drawn": None, "shape": None, "bytes": None,
+                        "warnings": [str(exc)]})
         else:
             print(f"unknown: {exc}", file=sys.stderr)
         return 3
     for line in warnings:
         print(f"warning: {line}", file=sys.stderr)
+    if not args.json and result["drawn"] != "puzzle" and cap_note(args.max_size):
+        print(cap_note(args.max_size), file=sys.stderr)  # stderr: stdout may carry the board itself
     if args.json:
         print_json(result | {"status": "drawn", "warnings": warnings})
     return 0

@@ -45,9 +45,10 @@ def _run_logic(args: argparse.Namespace, puzzle) -> int:
 
     budget = seconds_budget(args.budget)
     rating = rate(puzzle, budget=budget)
+    code = 0 if rating.solved else 3 if rating.state == "budget" else 1  # as rate: a spent budget is 3
     if args.json:
         print_json(rating.to_json(steps=True), status=rating.state)
-        return 0 if rating.solved else 1
+        return code
     for k, step in enumerate(rating.steps, 1):
         cells = ", ".join(cell_name(c, puzzle.cols) for c in step.cells)
         print(f"{k:4}. [{step.level}] {step.technique} ({cells}): {step.sentence}")
@@ -57,7 +58,7 @@ def _run_logic(args: argparse.Namespace, puzzle) -> int:
         print(format_board(puzzle, answer, color=use_color(sys.stdout, args.no_color)))
     print(f"{rating.state}: level {rating.level}, score {rating.score}, {plural(len(rating.steps), 'step')}, "
           f"{rating.open_cells} cells open, {rating.seconds:.3f} s")
-    return 0 if rating.solved else 1
+    return code
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,7 +23,8 @@ EPILOG = """examples:
 Rows and columns are 0-based in JSON, r1c1-style (1-based) in text. Every step is checked by an
 incremental uniqueness question, redundant clues are dropped, --tries solutions are tried as the
 one to keep (fewest clues win), and the result is confirmed by an independent uniqueness proof. The
-search is greedy: no suggested clue can be left out, but a different, smaller set may exist.
+search is greedy: no suggested clue can be left out, but a different, smaller set may exist, as
+small as 1 clue (nothing closer is proved); "proved_fewest" in JSON says when the count is proved fewest.
 Exit 0 when the result is unique (also when no clue was needed), 1 when the grid has no solution,
 3 when the budget ran out, 2 on unusable input."""
 
@@ -59,12 +60,15 @@ def run(args: argparse.Namespace) -> int:
         result = suggest(puzzle, tries=args.tries, **engine_kwargs(args, backend=False))
     except BudgetExhausted:
         if args.json:
-            print_json({"clues": None, "status": "unknown", "max_size": args.max_size})
+            print_json({"clues": None, "solution": None, "questions": None, "proved_fewest": False,
+                        "status": "unknown", "max_size": args.max_size})
         else:
             print("unknown: the budget ran out before the suggested clues were settled and verified")
         return 3
     if args.json:
-        print_json(result.to_json())
+        # a non-unique grid needs at least one clue, so 0 or 1 clue is proved fewest; more is only irreducible
+        proved = result.status == "unique" and len(result.clues) <= 1
+        print_json({**result.to_json(), "proved_fewest": proved})
     elif args.plain:
         if result.status == "unique":
             sys.stdout.write(write_text(result.puzzle))
@@ -80,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
             added = ", ".join(f"{v} at r{r + 1}c{c + 1}" for r, c, v in result.clues)
             print(f"unique with {n} more clue{'' if n == 1 else 's'} (verified, {result.seconds:.2f} s): {added}")
             if n > 1:  # irreducible, not proved fewest: say so rather than let it pass for the minimum
-                print("none of these can be left out, but other, fewer clues may also do: the search is greedy "
-                      "(--tries N tries more solutions)")
+                print(f"none of these can be left out, but fewer may do: the search is greedy, so the fewest that "
+                      f"make it unique is proved only to lie between 1 and {n} (--tries N tries more solutions)")
         marked = {(r, c) for r, c, _ in result.clues}
         color = use_color(sys.stdout, args.no_color)
         print(side_by_side([format_board(result.puzzle, highlight=marked, color=color),

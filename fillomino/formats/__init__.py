@@ -3,8 +3,8 @@
 One module a format (``text``, ``json_format``, ``puzzle_id``, ``url``), ``answer`` for answers,
 ``source`` for where the text comes from and which format it is, ``cells`` for what they share (rows of
 cells, the clue-range check, metadata rules). Input is auto-detected; anything unusable raises
-FillominoError naming what is wrong and where (line and column, or character position), so the CLI can
-print one line and exit 2.
+FillominoError naming what is wrong and where (line and column of a text, character of an ID or URL, the
+cell ``r2c3`` of a JSON grid), so the CLI can print one line and exit 2.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..puzzle import MAX_SIDE, FillominoError, Grid, Puzzle
-from .cells import HEADER, parse_rows
+from .cells import HEADER, Rows, column_starts, parse_rows
 from .json_format import json_load, json_rows
 from .source import maybe_a_missing_file, read_source
 
@@ -35,16 +35,22 @@ def parse_answer(text: str, origin: str = "<answer>", puzzle: Puzzle | None = No
             data = data["solution"]
         rows = json_rows(data, origin, "answer", answer=True, cols=cols)
     else:
-        lines = body.splitlines()
-        unit = "line"
-        if len(lines) == 1 and "/" in lines[0]:
-            lines, unit = lines[0].split("/"), "row"
+        lines = text.splitlines()
+        by, line = "line", 1
+        if len(body.splitlines()) == 1 and "/" in body:
+            line = next(n for n, raw in enumerate(lines, 1) if raw.strip())
+            lead = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+            lines, by = body.split("/"), "slash"
+        starts = column_starts(lines, by)
+        if by == "slash":
+            starts = [s + lead for s in starts]
         numbered = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if ln.strip() and not ln.startswith("#")]
         if any(HEADER.match(ln) for _, ln in numbered):
             numbered = _solution_block(numbered, origin)
         if len(numbered) > MAX_SIDE:
             raise FillominoError(f"{origin}: answer has {len(numbered)} rows, at most {MAX_SIDE}")
-        rows = parse_rows(numbered, origin, answer=True, cols=cols, what="answer", unit=unit)
+        placed = Rows(numbered, by, [starts[n - 1] for n, _ in numbered], line=line)
+        rows = parse_rows(placed, origin, answer=True, cols=cols, what="answer")
     if puzzle is not None:
         if len(rows) != puzzle.rows or any(len(r) != puzzle.cols for r in rows):
             raise FillominoError(f"{origin}: answer is {len(rows)}x{len(rows[0])}, the puzzle is {puzzle.shape}")

@@ -22,34 +22,83 @@ def _split_row(line: str, tokens: bool) -> list[tuple[str, int]]:
     return [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line)]
 
 
-def _cell_value(tok: str, where: str, answer: bool) -> int:
-    """One token as a number: '.' is no clue (0) in a grid, unmarked in an answer."""
+def counted(n: int, word: str) -> str:
+    """``1 cell``, ``2 cells``: counts in input messages read as English."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def cell_name(row: int, col: int) -> str:
+    """A grid cell as every message names it: ``r1c4`` (1-based row and column)."""
+    return f"r{row + 1}c{col + 1}"
+
+
+def _cell_value(tok: str, answer: bool) -> int:
+    """One token as a number: '.' is no clue (0) in a grid, unmarked in an answer; the caller adds the place."""
     if tok == ".":
         return UNMARKED if answer else 0
     if tok.isascii() and tok.isdigit():
         value = int(tok)
         if value == 0 and not answer:
-            raise FillominoError(f"{where}: clue 0 is not allowed, write '.' for a cell without a clue")
+            raise FillominoError("clue 0 is not allowed, write '.' for a cell without a clue")
         return value
     if tok == "?":
-        raise FillominoError(f"{where}: '?' (unknown number) clues are not supported")
-    raise FillominoError(f"{where}: unknown {'character' if len(tok) == 1 else 'token'} {tok[:20]!r}")
+        raise FillominoError("'?' (unknown number) clues are not supported")
+    raise FillominoError(f"unknown {'character' if len(tok) == 1 else 'token'} {tok[:20]!r}")
+
+
+class Rows:
+    """Rows of cells as text, with where each row stands in the input, so every message names one place.
+
+    Text read line by line (``by="line"``) is placed by line and column of the input; a one-line grid whose
+    rows are separated by ``/`` (``by="slash"``) by column of its one line; string rows inside a JSON
+    document (``by="cell"``) by the grid cell, ``r2c3``, as JSON values have no line once parsed.
+    """
+
+    def __init__(self, rows: list[tuple[int, str]], by: str = "line", starts: Sequence[int] | None = None,
+                 line: int = 1) -> None:
+        self.rows = rows
+        self.by = by
+        self.line = line  # the input line of ``/`` rows
+        self.starts = list(starts) if starts is not None else [1] * len(rows)
+
+    def row(self, i: int) -> str:
+        """Row ``i`` (0-based) of the block, for messages about a whole row."""
+        lineno = self.rows[i][0]
+        return f"line {lineno}" if self.by == "line" else f"row {lineno}"
+
+    def cell(self, i: int, k: int, col: int) -> str:
+        """Cell ``k`` (0-based) of row ``i``, whose text starts at character ``col`` (1-based) of the row."""
+        if self.by == "cell":
+            return cell_name(i, k)
+        lineno = self.rows[i][0] if self.by == "line" else self.line
+        return f"line {lineno}, column {self.starts[i] + col - 1}"
+
+
+def column_starts(lines: list[str], by: str) -> list[int]:
+    """The 1-based input column where each line's stripped text starts (of the one line, for ``/`` rows)."""
+    starts, offset = [], 0
+    for raw in lines:
+        starts.append((offset if by == "slash" else 0) + len(raw) - len(raw.lstrip()) + 1)
+        offset += len(raw) + 1
+    return starts
 
 
 def parse_rows(
-    rows: list[tuple[int, str]],
+    rows: list[tuple[int, str]] | Rows,
     origin: str,
     answer: bool,
     cols: int | None = None,
     what: str = "grid",
-    unit: str = "line",
 ) -> list[list[int]]:
-    """Rows (line number, text) of one block; ``cols`` when the width is known already.
+    """Rows (line number, text) of one block, or a Rows that says how to place them; ``cols`` when the width
+    is known already. Clues of a grid are checked against its cell count here, where their place is known.
 
     A row is one character per cell unless it has spaces (then space-separated tokens). Without a
     known width, any spaced row makes every row tokenized, and so do rows of unequal length that are
     each one number (a one-column grid with a multi-digit clue).
     """
+    placed = rows if isinstance(rows, Rows) else Rows(rows)
+    rows = placed.rows
     if not rows:
         raise FillominoError(f"{origin}: the {what} block has no rows")
     if cols is None:
@@ -66,21 +115,37 @@ def parse_rows(
             named = origin if origin.endswith(f": {what}") else f"{origin}: {what}"
             raise FillominoError(f"{named} {detail}") from None
     out: list[list[int]] = []
+    spans: list[list[tuple[str, int]]] = []
     expected = cols
-    first_line = rows[0][0]
-    for lineno, text in rows:
+    for i, (_, text) in enumerate(rows):
         if cols is not None:
             tokens = cols == 1 or bool(re.search(r"\s", text))
         cells = _split_row(text, tokens)
         if expected is None:
             expected = len(cells)
         if len(cells) != expected:
-            ref = f"like {unit} {first_line}" if cols is None else f"for the {cols}-column grid"
-            raise FillominoError(
-                f"{origin}: {unit} {lineno}: {what} row has {len(cells)} cells, expected {expected} {ref}"
-            )
-        out.append([_cell_value(tok, f"{origin}: {unit} {lineno}, column {col}", answer) for tok, col in cells])
+            ref = f"like {placed.row(0)}" if cols is None else f"for the {cols}-column grid"
+            head = f"{what} {placed.row(i)}" if placed.by == "cell" else f"{placed.row(i)}: {what} row"
+            raise FillominoError(f"{origin}: {head} has {counted(len(cells), 'cell')}, expected {expected} {ref}")
+        values = []
+        for k, (tok, col) in enumerate(cells):
+            try:
+                values.append(_cell_value(tok, answer))
+            except FillominoError as exc:
+                raise FillominoError(f"{origin}: {_where(placed, what, i, k, col)}: {exc}") from None
+        out.append(values)
+        spans.append(cells)
+    if not answer:
+        top = len(out) * (expected or 0)
+        for i, values in enumerate(out):
+            for k, v in enumerate(values):
+                if v > top:  # the place is worked out only for the message
+                    check_clue(v, len(out), expected or 0, f"{origin}: {_where(placed, what, i, k, spans[i][k][1])}")
     return out
+
+
+def _where(placed: Rows, what: str, i: int, k: int, col: int) -> str:
+    return (f"{what} " if placed.by == "cell" else "") + placed.cell(i, k, col)
 
 
 def check_clue(value: int, rows: int, cols: int, where: str) -> None:
@@ -94,13 +159,12 @@ def make_puzzle(
     solution: list[list[int]] | None,
     metadata: tuple[tuple[str, str], ...],
     origin: str,
-    linenos: list[int] | None = None,
 ) -> Puzzle:
-    """Build the Puzzle, first checking clue ranges so the message can name the row."""
+    """Build the Puzzle, first checking clue ranges so the message can name the cell."""
     rows, cols = len(grid), len(grid[0])
     for r, row in enumerate(grid):
         for c, v in enumerate(row):
-            check_clue(v, rows, cols, f"{origin}: {f'line {linenos[r]}' if linenos else f'row {r + 1}'}, cell {c + 1}")
+            check_clue(v, rows, cols, f"{origin}: grid {cell_name(r, c)}")
     sol = tuple(tuple(row) for row in solution) if solution is not None else None
     try:
         return Puzzle(rows, cols, tuple(v for row in grid for v in row), sol, metadata)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..puzzle import MAX_CELLS, MAX_SIDE, UNMARKED, FillominoError, Puzzle, validate_shape
-from .cells import check_metadata, format_rows, make_puzzle, parse_rows
+from .cells import Rows, cell_name, check_metadata, counted, make_puzzle, parse_rows
 
 
 def json_load(text: str, origin: str) -> object:
@@ -25,14 +25,14 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
         raise FillominoError(f"{origin}: {what} has {len(rows)} rows: at most {MAX_SIDE} (and {MAX_CELLS} cells)")
     if all(isinstance(r, str) for r in rows):
         numbered = [(i + 1, r.strip()) for i, r in enumerate(rows)]
-        return parse_rows(numbered, f"{origin}: {what}", answer, cols, what, unit="row")
+        return parse_rows(Rows(numbered, by="cell"), origin, answer, cols, what)
     out: list[list[int]] = []
     width = len(rows[0]) if isinstance(rows[0], list) else -1
     for i, row in enumerate(rows):
         if not isinstance(row, list):
             raise FillominoError(f"{origin}: {what} row {i + 1} is not a list (or every row a string)")
         if len(row) != width:
-            raise FillominoError(f"{origin}: {what} row {i + 1} has {len(row)} cells, row 1 has {width}")
+            raise FillominoError(f"{origin}: {what} row {i + 1} has {counted(len(row), 'cell')}, row 1 has {width}")
         if i == 0 and cols is None:
             try:
                 validate_shape(len(rows), width)
@@ -40,10 +40,14 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
                 raise FillominoError(f"{origin}: {exc}") from None
         vals = []
         for j, v in enumerate(row):
-            where = f"{origin}: {what} row {i + 1}, cell {j + 1}"
             if v is None:
                 vals.append(UNMARKED if answer else 0)
-            elif isinstance(v, bool) or not isinstance(v, int):
+                continue
+            if type(v) is int and (v >= 1 or (answer and v >= UNMARKED)):  # the common case, without a message
+                vals.append(v)
+                continue
+            where = f"{origin}: {what} {cell_name(i, j)}"
+            if isinstance(v, bool) or not isinstance(v, int):
                 raise FillominoError(f"{where}: {v!r} is not a whole number or null")
             elif answer and v < UNMARKED:
                 raise FillominoError(f"{where}: {v} is not a number of an answer (-1 unmarked, 0 empty, or positive)")
@@ -53,7 +57,7 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
                 vals.append(v)
         out.append(vals)
     if cols is not None and width != cols:
-        raise FillominoError(f"{origin}: {what} has {width} columns, the grid has {cols}")
+        raise FillominoError(f"{origin}: {what} has {counted(width, 'column')}, the grid has {cols}")
     return out
 
 
@@ -97,18 +101,15 @@ def parse_json(text: str, origin: str) -> Puzzle:
     if sol_raw is not None:
         solution = json_rows(sol_raw, origin, "solution", answer=True, cols=len(grid[0]))
         if len(solution) != len(grid):
-            raise FillominoError(f"{origin}: solution has {len(solution)} rows, the grid has {len(grid)}")
+            raise FillominoError(f"{origin}: solution has {counted(len(solution), 'row')}, the grid has {len(grid)}")
     meta_raw = data.get("metadata", inner.get("metadata"))
     metadata = _json_metadata(meta_raw, origin) if meta_raw is not None else ()
     return make_puzzle(grid, solution, metadata, origin)
 
 
 def write_json(puzzle: Puzzle) -> str:
-    grid = puzzle.clue_grid()
-    if all(v < 10 for v in puzzle.clues):
-        rows: list[object] = format_rows(grid, blank=".")
-    else:
-        rows = [[v or None for v in row] for row in grid]
+    # rows of numbers whatever the clues' widths: one shape for programs, as in every --json answer
+    rows = [[v or None for v in row] for row in puzzle.clue_grid()]
     data: dict[str, object] = {"genre": "fillomino", "puzzle": {"grid": rows}}
     if puzzle.solution is not None:
         data["solution"] = [list(row) for row in puzzle.solution]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..puzzle import FillominoError, Puzzle, validate_shape
-from .cells import check_clue, runs
+from .cells import cell_name, check_clue, runs
 
 _ID = re.compile(r"fillomino:([0-9]+)x([0-9]+):(.*)", re.IGNORECASE | re.DOTALL)
 _ID_WIDTH = {"-": 2, "+": 3, "=": 5}
@@ -29,6 +29,7 @@ def parse_id(text: str, origin: str = "<input>") -> Puzzle:
     size = rows * cols
     offset = len(text) - len(body)  # 1-based position of body[i] is offset + i + 1
     clues = [0] * size
+    places = [0] * size  # the ID character each clue was read from
     cell = 0
     i = 0
     while i < len(body):
@@ -39,7 +40,7 @@ def parse_id(text: str, origin: str = "<input>") -> Puzzle:
                 f"{origin}: ID character {pos} ({ch!r}): the {rows}x{cols} grid's {size} cells are already filled"
             )
         if "1" <= ch <= "9":
-            clues[cell] = int(ch)
+            clues[cell], places[cell] = int(ch), pos
             cell += 1
             i += 1
         elif ch in _ID_WIDTH:
@@ -54,7 +55,7 @@ def parse_id(text: str, origin: str = "<input>") -> Puzzle:
                 raise FillominoError(f"{origin}: ID character {pos}: {ch}{digits} is not 10-99 (write {value})")
             elif (ch == "+" and value < 100) or (ch == "=" and value < 1000):
                 raise FillominoError(f"{origin}: ID character {pos}: {ch}{digits} has a leading zero")
-            clues[cell] = value
+            clues[cell], places[cell] = value, pos
             cell += 1
             i += 1 + width
         elif "a" <= ch <= "z":
@@ -71,7 +72,7 @@ def parse_id(text: str, origin: str = "<input>") -> Puzzle:
     if cell != size:
         raise FillominoError(f"{origin}: ID body describes {cell} cells, but {rows}x{cols} has {size}")
     for idx, v in enumerate(clues):
-        check_clue(v, rows, cols, f"{origin}: ID row {idx // cols + 1}, column {idx % cols + 1}")
+        check_clue(v, rows, cols, f"{origin}: ID character {places[idx]} ({cell_name(idx // cols, idx % cols)})")
     return Puzzle(rows, cols, tuple(clues))
 
 

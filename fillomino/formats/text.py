@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 
 from ..puzzle import FillominoError, Grid, Puzzle, validate_shape
-from .cells import HEADER, check_metadata, format_rows, make_puzzle, needs_spaces, parse_rows
+from .cells import (
+    HEADER,
+    Rows,
+    check_metadata,
+    column_starts,
+    counted,
+    format_rows,
+    make_puzzle,
+    needs_spaces,
+    parse_rows,
+)
 
 _SHAPE = re.compile(r"([0-9]+)x([0-9]+)")
 
@@ -16,8 +26,12 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
     A text with no header at all is read as a bare grid; rows may also be separated by ``/``.
     """
     lines = text.splitlines()
-    if len(lines) == 1 and "/" in lines[0] and ":" not in lines[0]:
-        lines = lines[0].split("/")
+    by, slash_line = "line", 1
+    filled = [n for n, raw in enumerate(lines, 1) if raw.strip()]
+    if len(filled) == 1 and "/" in lines[filled[0] - 1] and ":" not in lines[filled[0] - 1]:
+        slash_line = filled[0]
+        lines, by = lines[slash_line - 1].split("/"), "slash"
+    starts = column_starts(lines, by)
     blocks: dict[str, list[tuple[int, str]]] = {}
     declared: dict[str, tuple[int, str]] = {}
     metadata: list[tuple[str, str]] = []
@@ -54,7 +68,7 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
         blocks[current].append((lineno, line))
     if not any_header and stray is not None:  # a bare grid
         rows = [(n, raw.strip()) for n, raw in enumerate(lines, 1) if raw.strip() and not raw.strip().startswith("#")]
-        return make_puzzle(parse_rows(rows, origin, answer=False), None, (), origin)
+        return make_puzzle(parse_rows(_placed(rows, by, starts, slash_line), origin, answer=False), None, (), origin)
     if stray is not None:
         raise FillominoError(
             f"{origin}: line {stray[0]}: {stray[1][:30]!r} is neither a 'key: value' header nor in a grid: block"
@@ -73,8 +87,9 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
             raise FillominoError(f"{origin}: line {lineno}: {exc}") from None
         cols = int(m.group(2))
         if len(blocks["grid"]) != int(m.group(1)):
-            raise FillominoError(f"{origin}: line {lineno}: grid declared {value} but has {len(blocks['grid'])} rows")
-    grid = parse_rows(blocks["grid"], origin, answer=False, cols=cols)
+            found = counted(len(blocks["grid"]), "row")
+            raise FillominoError(f"{origin}: line {lineno}: grid declared {value} but has {found}")
+    grid = parse_rows(_placed(blocks["grid"], by, starts, slash_line), origin, answer=False, cols=cols)
     solution = None
     if "solution" in blocks:
         if "solution" in declared:
@@ -83,9 +98,15 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
         sol_rows = blocks["solution"]
         if len(sol_rows) != len(grid):
             where = f"line {sol_rows[0][0]}" if sol_rows else "end of input"
-            raise FillominoError(f"{origin}: {where}: solution has {len(sol_rows)} rows, the grid has {len(grid)}")
-        solution = parse_rows(sol_rows, origin, answer=True, cols=len(grid[0]), what="solution")
-    return make_puzzle(grid, solution, tuple(metadata), origin, [n for n, _ in blocks["grid"]])
+            found = counted(len(sol_rows), "row")
+            raise FillominoError(f"{origin}: {where}: solution has {found}, the grid has {len(grid)}")
+        placed = _placed(sol_rows, by, starts, slash_line)
+        solution = parse_rows(placed, origin, answer=True, cols=len(grid[0]), what="solution")
+    return make_puzzle(grid, solution, tuple(metadata), origin)
+
+
+def _placed(rows: list[tuple[int, str]], by: str, starts: list[int], line: int = 1) -> Rows:
+    return Rows(rows, by, [starts[n - 1] for n, _ in rows], line)
 
 
 def format_grid(grid: Grid) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..puzzle import FillominoError, Puzzle, validate_shape
-from .cells import check_clue, runs
+from .cells import cell_name, check_clue, runs
 
 _URL = re.compile(r"(?:https?://)?[A-Za-z0-9.-]+(?::\d+)?/p(?:\.html)?\?(.*)", re.IGNORECASE | re.DOTALL)
 _NUMBER = re.compile(r"[0-9]+")
@@ -61,17 +61,31 @@ def parse_url(text: str, origin: str = "<input>") -> Puzzle:
             raise FillominoError(f"{origin}: URL character {pos}: unknown character {ch!r}")
         if value == 0:
             raise FillominoError(f"{origin}: URL character {pos}: clue 0 is not allowed")
-        check_clue(value, rows, cols, f"{origin}: URL row {cell // cols + 1}, column {cell % cols + 1}")
+        check_clue(value, rows, cols, f"{origin}: URL character {pos} ({cell_name(cell // cols, cell % cols)})")
         clues[cell] = value
         cell += 1
     if cell != size:
         raise FillominoError(f"{origin}: URL body describes {cell} cells, but {cols} columns x {rows} rows is {size}")
+    tail = body[i:]
+    if tail and len(tail) == _border_chars(rows, cols) and all(ch in _BASE36[:32] for ch in tail):
+        # pzprjs writes given borders after the cells: no border set is a plain puzzle, any other is not ours
+        if tail.strip("0"):
+            raise FillominoError(
+                f"{origin}: URL character {offset + i + 1}: the URL draws given borders after the cells, "
+                "which this engine does not support"
+            )
+        i = len(body)
     if i < len(body):
         raise FillominoError(
             f"{origin}: URL character {offset + i + 1} ({body[i]!r}): "
             f"the {rows}x{cols} grid's {size} cells are already filled"
         )
     return Puzzle(rows, cols, tuple(clues))
+
+
+def _border_chars(rows: int, cols: int) -> int:
+    """Length of pzprjs border data: a bit per inner border, vertical then horizontal, 5 bits a character."""
+    return -(-(cols - 1) * rows // 5) + -(-cols * (rows - 1) // 5)
 
 
 def write_url(puzzle: Puzzle) -> str:
