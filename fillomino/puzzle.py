@@ -51,7 +51,7 @@ class Puzzle:
             if not 0 <= v <= n:
                 r, c = divmod(i, self.cols)
                 raise FillominoError(
-                    f"clue {v} at row {r + 1}, column {c + 1} is out of range 1..{n} for a {self.rows}x{self.cols} grid"
+                    f"clue {v} at r{r + 1}c{c + 1} is out of range 1..{n} for a {self.rows}x{self.cols} grid"
                 )
         if self.solution is not None:
             if len(self.solution) != self.rows or any(len(row) != self.cols for row in self.solution):

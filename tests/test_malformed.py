@@ -264,5 +264,9 @@ def test_no_message_uses_a_retired_position_style():
         with pytest.raises(FillominoError) as info:
             parse_answer(text, "<answer>", SEED)
         messages.append(str(info.value))
+    with pytest.raises(FillominoError) as info:  # a library caller building a Puzzle directly
+        Puzzle(1, 2, (0, 3))
+    assert "r1c2" in str(info.value)
+    messages.append(str(info.value))
     retired = re.compile(r"\bcell \d|\brow \d+, (column|cell) \d|\(\d+, ?\d+\)")
     assert not [m for m in messages if retired.search(m)]
