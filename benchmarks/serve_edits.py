@@ -11,9 +11,10 @@ before from its settled answers, the loose cells of a grid with added clues narr
 answer). "Shown after" is what an idle machine with two cores would take, the two panels running side
 by side and the page showing both once it has both: the loose cells' CPU, or the verdict's when it is
 unique or none and comes first (that settles the loose cells); 0 for settled answers. The page adds
-some 20 ms of round trip. "Server wall" is the time the server took to answer both, on this machine
-at its load. ``--all-removals`` also takes each clue of each puzzle out once, on its own: every
-"take out a clue" edit there is, not just the test's.
+some 20 ms of round trip. "Budget spent" counts edits whose verdict or loose cells ran out of the
+server's 10 s budget ("unknown" on the page). "Server wall" is the time the server took to answer
+both, on this machine at its load. ``--all-removals`` also takes each clue of each puzzle out once,
+on its own: every "take out a clue" edit there is, not just the test's.
 
     python benchmarks/serve_edits.py [FILE ...] [--puzzles 10] [--step 5] [--all-removals]
 
@@ -128,18 +129,19 @@ def figures(values: list[float]) -> str:
 def table(rows: list[tuple[str, dict]], title: str) -> None:
     kinds = list(dict.fromkeys(kind for kind, _ in rows))
     print(f"\n{title}\n")
-    print("| edit | n | shown after: median | p95 | max | within 300 ms | verdict CPU: median | p95 | max "
-          "| loose cells CPU: median | p95 | max | server wall: median | max |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| edit | n | shown after: median | p95 | max | within 300 ms | budget spent | verdict CPU: median | p95 "
+          "| max | loose cells CPU: median | p95 | max | server wall: median | max |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for kind in [*kinds, "every edit"]:
         es = [e for k, e in rows if k == kind or kind == "every edit"]
         shown = [e["shown"] for e in es]
         within = sum(1 for s in shown if s <= 300)
+        spent = sum(1 for e in es if "unknown" in (e["verdict"]["status"], e["loose"]["status"]))
         verdict = [e["verdict_ms"] for e in es if e["verdict_ms"] is not None]
         loose = [e["loose_ms"] for e in es if e["loose_ms"] is not None]
         wall = sorted(e["wall"] for e in es)
-        print(f"| {kind} | {len(es)} | {figures(shown)} | {within}/{len(es)} | {figures(verdict)} | {figures(loose)} "
-              f"| {statistics.median(wall):.0f} | {wall[-1]:.0f} |")
+        print(f"| {kind} | {len(es)} | {figures(shown)} | {within}/{len(es)} | {spent} | {figures(verdict)} "
+              f"| {figures(loose)} | {statistics.median(wall):.0f} | {wall[-1]:.0f} |")
 
 
 def default_files(count: int) -> list[Path]:
