@@ -208,19 +208,31 @@ def test_every_edit_of_a_10x10_answers_within_300_ms(base: str, browser) -> None
         clue_edit(r, c, puzzle.clue(r, c))
     timings = browser.execute_script("return window.fillominoTimings")[-edits:]
     wall = [max(t["verdict"], t["loose"]) for t in timings]
-    computed = [t for t in timings if t.get("verdict_server")]  # the others were answered from the cache
-    cpu = [max(t["verdict_cpu"], t.get("loose_cpu", 0)) for t in computed]
+    cpu = [max(t.get("verdict_cpu") or 0, t.get("loose_cpu") or 0) for t in timings]
+    computed = [ms for ms in cpu if ms]  # the others were answered from the settled answers
     print(f"\n10x10 edits ({len(wall)}, {len(computed)} computed, load average {os.getloadavg()[0]:.1f}): "
           f"verdict and loose cells shown after median {statistics.median(wall):.0f} ms, max {max(wall):.0f} ms; "
-          f"engine CPU per computed edit median {statistics.median(cpu):.0f} ms, max {max(cpu):.0f} ms")
+          f"engine CPU per computed edit median {statistics.median(computed or [0]):.0f} ms, "
+          f"max {max(computed or [0]):.0f} ms")
     # On a busy machine (the suite runs on every core) the wall time is the machine's, not the page's: the
     # issue's bound is checked when asked for, and otherwise every edit must still answer within its budget.
     for t in timings:
         print(f"edit {t['seq']}: shown after {max(t['verdict'], t['loose']):.0f} ms; "
-              + (f"verdict {t['verdict_cpu']:.0f} ms CPU, loose cells {t.get('loose_cpu', 0):.0f} ms CPU"
-                 if t.get("verdict_server") else "answered from the settled answers"))
+              + "; ".join(f"{name} {panel_cpu(t, name)}" for name in ("verdict", "loose cells")))
     bound = EDIT_BUDGET_MS if os.environ.get("FILLOMINO_SERVE_TIMING") else 15_000  # the 10 s budget and room
     assert max(wall) < bound, [round(w) for w in wall]
+    # the last edit puts the first clue back: the pasted puzzle again, its verdict settled and not counted again
+    assert timings[-1].get("verdict_cpu") is None and "verdict_server" in timings[-1], timings[-1]
+
+
+def panel_cpu(timing: dict, name: str) -> str:
+    """What one panel cost an edit, as the page recorded it."""
+    key = name.split()[0]
+    if timing.get(f"{key}_cpu") is not None:
+        return f"{timing[key + '_cpu']:.0f} ms CPU"
+    if f"{key}_server" in timing:
+        return "settled before"
+    return "settled by the other panel"
 
 
 def first_panels_done(driver, edits: int) -> bool:

@@ -89,7 +89,8 @@ function analyse() {
         if (mine !== seq || r.status === "cancelled") return null;
         results[p.name] = r; busy(p.name, false); p.show(r); render();
         if (!(p.name in timing)) timing[p.name] = performance.now() - started;  // unless derived earlier
-        timing[p.name + "_server"] = r.ms; timing[p.name + "_cpu"] = r.cpu_ms;
+        // a settled answer keeps the CPU it once took: say it was settled rather than count that again
+        timing[p.name + "_server"] = r.ms; timing[p.name + "_cpu"] = r.cached ? null : r.cpu_ms;
         if (p.name === "verdict" && (r.status === "unique" || r.status === "none") && !results.loose) {
           // a proved unique (or unsolvable) grid has no loose cell: no need to wait for the search
           pending.loose.abort();
