@@ -133,7 +133,7 @@ def parse_candidates(puzzle: Puzzle, grid: Sequence[Sequence[Iterable[int] | int
                 items = [values]
             if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in items):
                 raise FillominoError(
-                    f"candidates at row {r + 1}, column {c + 1} must be positive whole numbers, got {cell!r}"
+                    f"candidates at r{r + 1}c{c + 1} must be positive whole numbers, got {cell!r}"
                 )
             out.append({v for v in items if v <= puzzle.size})
     return out
