@@ -72,6 +72,15 @@ def _cells(mask: int) -> Iterator[int]:
 
 PROPAGATION_ROUNDS = 4
 
+SAT_CONFLICTS = 2_000
+"""Conflicts one CNF check may spend; past them the part is searched as if the check had not been asked."""
+
+SAT_CREDIT = 16
+"""CNF checks earned by each refutation (and a board starts with eight refutations' worth)."""
+
+SAT_SAMPLE = 16
+"""Past its credit, one eligible part in this many is still put to the CNF engine."""
+
 SAT_CELLS = 20
 """Parts of at least this many cells, with every other open part known to be fillable, are first put to
 the CNF engine (pictures): smaller parts are quicker searched than asked about."""
@@ -119,6 +128,9 @@ class RegionSearch:
         self.sat_cells = None if cuts else sat_cells
         self.sat = None
         self.sat_calls = 0
+        self.sat_refuted = 0
+        self.sat_eligible = 0
+        self.sat_credit = SAT_CREDIT * 8
         self.sat_k = self.cap
         if self.sat_cells is not None:
             from .encode.cnf import DEFAULT_ENGINE
@@ -353,6 +365,10 @@ class RegionSearch:
             elif self.cuts:
                 need = 0  # in a cut any unclued cell may be a region of one
         cores = {c: self._core(c, alive) for c, alive in valid.items()}
+        # cores only grow, so each cut is made once: remember the cells already cut against, per clue
+        done_other = dict.fromkeys(valid, 0)
+        done_same = dict.fromkeys(valid, 0)
+        done_shared: dict[tuple[int, int], int] = {}
         for _ in range(PROPAGATION_ROUNDS):
             core_by_size: dict[int, int] = {}
             for c, core in cores.items():
@@ -363,18 +379,29 @@ class RegionSearch:
                 uses, touch, cover = st.uses, st.touch, st.cover  # type: ignore[union-attr]
                 v = clue[c]
                 new = alive
+                other = 0
                 for w, core in core_by_size.items():
                     if w != v:
-                        for x in _cells(core & cover):
-                            new &= ~uses[x]
+                        other |= core
+                other &= cover & ~done_other[c]
+                if other:
+                    done_other[c] |= other
+                    for x in _cells(other):
+                        new &= ~uses[x]
                 if not self.cuts:
-                    for x in _cells(core_by_size[v] & cover):
-                        new &= ~touch[x]
+                    same = core_by_size[v] & cover & ~done_same[c]
+                    if same:
+                        done_same[c] |= same
+                        for x in _cells(same):
+                            new &= ~touch[x]
                 for d, core in cores.items():
-                    if d != c and clue[d] == v and core & cover:
-                        # a region takes d's certain cells exactly when it is d's region too (holds d)
-                        for x in _cells(core & cover):
-                            new &= ~(uses[d] ^ uses[x])
+                    if d != c and clue[d] == v:
+                        fresh = core & cover & ~done_shared.get((c, d), 0)
+                        if fresh:
+                            # a region takes d's certain cells exactly when it is d's region too (holds d)
+                            done_shared[(c, d)] = done_shared.get((c, d), 0) | fresh
+                            for x in _cells(fresh):
+                                new &= ~(uses[d] ^ uses[x])
                 if new != alive:
                     if not new:
                         return False
@@ -449,22 +476,22 @@ class RegionSearch:
         self._tick()
         total = 0
         choices, valid = self._choices(part, lists)
-        check = not pending and self.sat_cells is not None and part[0].bit_count() >= self.sat_cells
-        if choices and check and self._refuted(part[0] | others):
+        check = bool(choices) and self._ask_sat(part, pending)
+        if check and self._refuted(part[0] | others):
             choices = []
         label = self.label
         for i, (region, size) in enumerate(choices):
             found = self._children(part, region, size, valid)
             if found is not None:
                 parts, below = found
-                if check:
+                if self.sat_cells is not None:
                     # the CNF model's abstract label: a region above K without a clue is BIG (-1 here)
                     mark = size if size <= self.sat_k or region & self.clued else -1
                     for c in _cells(region):
                         label[c] = mark
-                    # several parts: one SAT check settles whether their product is zero
-                    if len(parts) > 1 and self._refuted((part[0] & ~region) | others):
-                        found = None
+                # several parts: one SAT check settles whether their product is zero
+                if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others):
+                    found = None
             if found is not None:
                 ways = 1
                 rest = 0
@@ -506,10 +533,27 @@ class RegionSearch:
             if model.has(c, v):
                 assume.append(model.lit(c, v))
         self.sat_calls += 1
+        self.sat_credit -= 1
         try:
-            return model.solve(assume, Clock(self.deadline)) is None
+            # a conflict allowance, not a timer thread per call: an undecided call refutes nothing
+            refuted = model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is None
         except Interrupted:
-            raise RegionTimeout from None
+            return False
+        if refuted:
+            self.sat_refuted += 1
+            self.sat_credit += SAT_CREDIT
+        return refuted
+
+    def _ask_sat(self, part: Part, pending: int) -> bool:
+        """Whether to put this part to the CNF engine: big, nothing pending, and the checks are paying off
+        (each call spends a credit, each refutation earns SAT_CREDIT; without credit, one eligible part in
+        SAT_SAMPLE is still asked). Decided by counts, never by the clock, so a board always takes the same path."""
+        if pending or self.sat_cells is None or part[0].bit_count() < self.sat_cells:
+            return False
+        self.sat_eligible += 1
+        if self.sat_credit > 0:
+            return True
+        return self.sat_eligible % SAT_SAMPLE == 0
 
     def count(self, step: Step | None = None) -> int:
         """The exact number of pictures (or cuts); raises RegionTimeout past the deadline.
