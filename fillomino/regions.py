@@ -131,11 +131,6 @@ class RegionSearch:
         self.sat_refuted = 0
         self.sat_eligible = 0
         self.sat_credit = SAT_CREDIT * 8
-        self.sat_k = self.cap
-        if self.sat_cells is not None:
-            from .encode.cnf import DEFAULT_ENGINE
-
-            self.sat_k = DEFAULT_ENGINE.start_k(None if self.cap >= self.n else self.cap)
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
@@ -485,8 +480,7 @@ class RegionSearch:
             if found is not None:
                 parts, below = found
                 if self.sat_cells is not None:
-                    # the CNF model's abstract label: a region above K without a clue is BIG (-1 here)
-                    mark = size if size <= self.sat_k or region & self.clued else -1
+                    mark = size if region & self.clued else -size  # negative: a region without a clue
                     for c in _cells(region):
                         label[c] = mark
                 # several parts: one SAT check settles whether their product is zero
@@ -522,14 +516,14 @@ class RegionSearch:
         if self.sat is None:
             engine = DEFAULT_ENGINE
             cap = None if self.cap >= self.n else self.cap
-            self.sat = engine.model(self.rows, self.cols, self.clue, k=self.sat_k, big=cap is None)
+            self.sat = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
             self.sat.pin([self.sat.lit(c, v) for c, v in enumerate(self.clue) if v])
         model = self.sat
         assume = []
         for c in _cells(((1 << self.n) - 1) & ~open_mask):
             v = self.label[c]
             if v < 0:
-                v = BIG
+                v = BIG if -v > model.k else -v  # the model's abstract label: above K without a clue is BIG
             if model.has(c, v):
                 assume.append(model.lit(c, v))
         self.sat_calls += 1
