@@ -75,10 +75,13 @@ PROPAGATION_ROUNDS = 4
 SAT_CONFLICTS = 2_000
 """Conflicts one CNF check may spend; past them the part is searched as if the check had not been asked."""
 
-SAT_CREDIT = 16
-"""CNF checks earned by each refutation (and a board starts with eight refutations' worth)."""
+SAT_START = 32
+"""CNF checks a search may make before any has refuted a part."""
 
-SAT_SAMPLE = 16
+SAT_CREDIT = 4
+"""CNF checks earned by each refutation: the checks go on while at least one in four refutes."""
+
+SAT_SAMPLE = 64
 """Past its credit, one eligible part in this many is still put to the CNF engine."""
 
 SAT_CELLS = 20
@@ -130,7 +133,7 @@ class RegionSearch:
         self.sat_calls = 0
         self.sat_refuted = 0
         self.sat_eligible = 0
-        self.sat_credit = SAT_CREDIT * 8
+        self.sat_credit = SAT_START
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
