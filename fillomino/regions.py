@@ -8,9 +8,13 @@ region can join, so each part is counted on its own and the counts multiply. A p
 only on its cells and, for pictures, on the sizes its cells may not take (those of laid regions next to
 them): that pair is the cache key. Cuts need no such sizes, so a part is its cells alone.
 
-Each clued cell keeps the list of regions it may have, filtered down the search and cut against the
-cells the other clues' regions certainly hold, so a clue with nowhere left to go ends a branch at once.
-Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
+Each clued cell keeps the list of regions it may have (a bit set over its regions on the bare board,
+so cutting it is a few integer operations), filtered down the search and cut against the cells the other
+clues' regions certainly hold and against the unclued cells only one clue can still cover, so a clue with
+nowhere left to go ends a branch at once. For pictures, a big part whose every neighbouring open part is
+known to be fillable is first put to the CNF engine with the laid cells as assumptions: an unsatisfiable
+answer ends a dead branch before the search walks it (a satisfiable one proves nothing and costs nothing
+but the call). Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
 functions. The count is exact: no region size is capped unless ``max_size`` says so.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from .grid import bit_components, bit_neighbours, bit_spread
 from .puzzle import Grid, Puzzle, to_grid
@@ -42,10 +47,47 @@ class _TooMany(Exception):
 STATIC_MOST = 20_000
 """A clued cell with more regions than this on the bare board gets no list: its regions are found as needed."""
 
-Lists = dict[int, list[tuple[int, int]]]
-"""For clued cells, the regions of the clue's size still possible, as (cells, cells next to them) masks."""
+Lists = dict[int, int]
+"""For clued cells, the regions still possible: a bit set over the cell's static list (bit i = regions[i])."""
+
+
+@dataclass(frozen=True)
+class Static:
+    """A clued cell's regions on the bare board, with, for each cell of the board, the bit set of the regions
+    that hold it (``uses``) or touch it (``touch``): cutting a list is then a few integer operations."""
+
+    regions: list[int]
+    uses: list[int]
+    touch: list[int]
+    cover: int
+    every: int
+
+
+def _cells(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        b = mask & -mask
+        mask ^= b
+        yield b.bit_length() - 1
 
 PROPAGATION_ROUNDS = 4
+
+SAT_CONFLICTS = 2_000
+"""Conflicts one CNF check may spend; past them the part is searched as if the check had not been asked."""
+
+SAT_START = 32
+"""CNF checks a search may make before any has refuted a part."""
+
+SAT_CREDIT = 4
+"""CNF checks earned by each refutation: the checks go on while at least one in four refutes."""
+
+SAT_SAMPLE = 64
+"""Past its credit, one eligible part in this many is still put to the CNF engine."""
+
+SAT_CELLS = 20
+"""Parts of at least this many cells, with every other open part known to be fillable, are first put to
+the CNF engine (pictures): smaller parts are quicker searched than asked about."""
+
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
@@ -59,10 +101,13 @@ class RegionSearch:
     Boards wider than tall are searched transposed, so the open cells' frontier runs along the
     narrow side; listed solutions are turned back. ``deadline`` (time.monotonic()) raises RegionTimeout;
     ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead.
+    ``sat_cells``: picture parts of at least that many cells are put to the CNF engine first when every
+    other open part is known to be fillable (None: never); it only ends dead branches early.
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
-                 deadline: float | None = None, stuck_after: int | None = None) -> None:
+                 deadline: float | None = None, stuck_after: int | None = None,
+                 sat_cells: int | None = SAT_CELLS) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -80,8 +125,15 @@ class RegionSearch:
         self.parts_dead = 0
         self.calls = 0
         self.cache: dict[Part, int] = {}
-        self.static: dict[int, list[tuple[int, int]] | None] = {}
+        self.static: dict[int, Static | None] = {}
         self.alive: dict[Part, bool] = {}
+        self.label = [0] * self.n
+        self.sat_cells = None if cuts else sat_cells
+        self.sat = None
+        self.sat_calls = 0
+        self.sat_refuted = 0
+        self.sat_eligible = 0
+        self.sat_credit = SAT_START
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
@@ -184,109 +236,225 @@ class RegionSearch:
             banned[size] = banned.get(size, 0) | (bit_spread(region, self.rows, self.cols) & rest)
         return self._parts(rest, banned)
 
-    # --- choosing the region to lay -------------------------------------------------------------
+    # --- the clued cells' region lists, as bit sets over each cell's static list -----------------
 
-    def _static(self, cell: int) -> list[tuple[int, int]] | None:
+    def _static(self, cell: int) -> Static | None:
         """The regions a clued cell may have on the bare board, or None when there are too many to keep."""
         if cell not in self.static:
             full: Part = ((1 << self.n) - 1, ())
             try:
                 found = self._regions(full, 1 << cell, STATIC_MOST)
-                self.static[cell] = [(r, bit_spread(r, self.rows, self.cols) & ~r) for r, _ in found]
             except _TooMany:
                 self.static[cell] = None
+                return None
+            regions = [r for r, _ in found]
+            uses = [0] * self.n
+            touch = [0] * self.n
+            cover = 0
+            for i, r in enumerate(regions):
+                bit = 1 << i
+                cover |= r
+                for c in _cells(r):
+                    uses[c] |= bit
+                for c in _cells(bit_spread(r, self.rows, self.cols) & ~r):
+                    touch[c] |= bit
+            self.static[cell] = Static(regions, uses, touch, cover, (1 << len(regions)) - 1)
         return self.static[cell]
 
-    def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
-        """The regions to try in ``part`` and the clued cells' region lists the parts below filter from.
-
-        The clued cell with the fewest regions left goes first (a dead clue ends the branch at once);
-        a part with no listed clue lays the region of its first clued cell, or of its first cell."""
+    def _listed(self, cell: int, part: Part) -> int | None:
+        """The bit set of ``cell``'s static regions that fit ``part`` (its cells and its marks); None if unlisted."""
+        st = self._static(cell)
+        if st is None:
+            return None
         mask, marks = part
+        alive = st.every
+        uses = st.uses
+        for c in _cells(st.cover & ~mask):
+            alive &= ~uses[c]
+        size = self.clue[cell]
+        for k, cells in marks:
+            if k == size:
+                for c in _cells(cells & st.cover):
+                    alive &= ~uses[c]
+        return alive
+
+    def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
+        """The regions to try in ``part`` and the clued cells' region lists (fitting ``part``) they cut from.
+
+        The clued cell with the fewest regions left after propagation goes first (a dead clue ends the
+        branch at once); a part with no listed clue lays the region of its first clued cell, or of its
+        first cell."""
+        mask, _ = part
         clued = mask & self.clued
         if not clued:
             return self._regions(part, mask & -mask), None
-        banned = dict(marks)
         valid: Lists = {}
         unlisted = 0
-        rest = clued
-        while rest:
-            b = rest & -rest
-            rest ^= b
-            c = b.bit_length() - 1
-            source = lists.get(c) if lists else None
-            if source is None:
-                source = self._static(c)
-                if source is None:
-                    unlisted = unlisted or b
+        for c in _cells(clued):
+            alive = lists.get(c) if lists else None
+            if alive is None:
+                alive = self._listed(c, part)
+                if alive is None:
+                    unlisted = unlisted or 1 << c
                     continue
-            bad = banned.get(self.clue[c], 0)
-            mine = [r for r in source if r[0] & mask == r[0] and not r[0] & bad]
-            if not mine:
+            if not alive:
                 return [], valid
-            valid[c] = mine
+            valid[c] = alive
         # the parts below filter the lists as they stand: what propagation cut here follows from this
         # part's other clues, which a part below may not hold (its cached count must not depend on them)
         cut = dict(valid)
-        if cut and not self._propagate(cut):
+        if cut and not self._propagate(part, cut, not unlisted):
             return [], valid
-        best = min(cut, key=lambda c: (len(cut[c]), c), default=None)
+        best = min(cut, key=lambda c: (cut[c].bit_count(), c), default=None)
         if best is None:
             return self._regions(part, unlisted), valid
         size = self.clue[best]
-        return [(r, size) for r, _ in cut[best]], valid
+        regions = self.static[best].regions  # type: ignore[union-attr]
+        return [(regions[i], size) for i in _cells(cut[best])], valid
 
-    def _propagate(self, valid: Lists) -> bool:
-        """Cut the lists against the cells each clued cell's region certainly holds (the AND of its list).
+    def _core(self, cell: int, alive: int) -> int:
+        """The cells every region left in ``alive`` holds (each is in its first region)."""
+        st = self.static[cell]
+        uses = st.uses  # type: ignore[union-attr]
+        core = 0
+        for c in _cells(st.regions[(alive & -alive).bit_length() - 1]):  # type: ignore[union-attr]
+            if not alive & ~uses[c]:
+                core |= 1 << c
+        return core
 
-        A region may not take a cell certain for a clue of another size; for pictures it may not touch
-        a cell certain for a clue of its own size either (that cell is in another region of the same
-        size, or in its own and then the region would have to hold it). False when a list runs dry."""
-        clue = self.clue
+    def _free(self, part: Part) -> int:
+        """The unclued cells of a picture's part that a region holding no clue could cover (an over-estimate:
+        a connected run of cells that allow some size k, next to no clue k, at least k cells long)."""
+        mask, marks = part
+        open_ = mask & ~self.clued
+        if not open_:
+            return 0
+        banned = dict(marks)
+        free = 0
+        rows, cols = self.rows, self.cols
+        for k in range(1, min(self.cap, open_.bit_count()) + 1):
+            room = open_ & ~banned.get(k, 0) & ~bit_spread(self.clue_is[k] & mask, rows, cols)
+            if k == 1:
+                free |= room
+            else:
+                for comp in bit_components(room, rows, cols):
+                    if comp.bit_count() >= k:
+                        free |= comp
+            if free == open_:
+                break
+        return free
+
+    def _propagate(self, part: Part, valid: Lists, cover_check: bool) -> bool:
+        """Cut the lists against the cells each clued cell's region certainly holds, and against the cells
+        only one clue can still reach. False when a list runs dry or a cell can be covered by nothing.
+
+        A region may not take a cell certain for a clue of another size; for pictures it may not touch a
+        cell certain for a clue of its own size either (that cell is in another region of the same size, or
+        in its own and then the region would have to hold it); a cell certain for another clue of its size
+        it may take only as that clue's region. With ``cover_check`` (every clue listed), an unclued cell
+        that no region without a clue can cover needs a clue region: with no candidate the part is dead,
+        with one that clue's region must hold it."""
+        clue, static = self.clue, self.static
+        need = 0
+        if cover_check:
+            need = part[0] & ~self.clued
+            if need and not self.cuts:
+                need &= ~self._free(part)
+            elif self.cuts:
+                need = 0  # in a cut any unclued cell may be a region of one
+        cores = {c: self._core(c, alive) for c, alive in valid.items()}
+        # cores only grow, so each cut is made once: remember the cells already cut against, per clue
+        done_other = dict.fromkeys(valid, 0)
+        done_same = dict.fromkeys(valid, 0)
+        done_shared: dict[tuple[int, int], int] = {}
         for _ in range(PROPAGATION_ROUNDS):
             core_by_size: dict[int, int] = {}
-            cores: dict[int, int] = {}
-            for c, regions in valid.items():
-                core = -1
-                for r, _ in regions:
-                    core &= r
-                cores[c] = core
+            for c, core in cores.items():
                 core_by_size[clue[c]] = core_by_size.get(clue[c], 0) | core
             changed = False
-            for c, regions in valid.items():
+            for c, alive in valid.items():
+                st = static[c]
+                uses, touch, cover = st.uses, st.touch, st.cover  # type: ignore[union-attr]
                 v = clue[c]
+                new = alive
                 other = 0
                 for w, core in core_by_size.items():
                     if w != v:
                         other |= core
-                same = 0 if self.cuts else core_by_size[v]
-                # cells certain for another clue of the same size: only that clue's own region may take them
-                shared = core_by_size[v] & ~cores[c]
-                if not (other or same or shared):
-                    continue
-                kept = [(r, halo) for r, halo in regions
-                        if not (r & other or halo & same or (r & shared and self._steals(r, c, v, cores)))]
-                if len(kept) != len(regions):
-                    if not kept:
+                other &= cover & ~done_other[c]
+                if other:
+                    done_other[c] |= other
+                    for x in _cells(other):
+                        new &= ~uses[x]
+                if not self.cuts:
+                    same = core_by_size[v] & cover & ~done_same[c]
+                    if same:
+                        done_same[c] |= same
+                        for x in _cells(same):
+                            new &= ~touch[x]
+                for d, core in cores.items():
+                    if d != c and clue[d] == v:
+                        fresh = core & cover & ~done_shared.get((c, d), 0)
+                        if fresh:
+                            # a region takes d's certain cells exactly when it is d's region too (holds d)
+                            done_shared[(c, d)] = done_shared.get((c, d), 0) | fresh
+                            for x in _cells(fresh):
+                                new &= ~(uses[d] ^ uses[x])
+                if new != alive:
+                    if not new:
                         return False
-                    valid[c] = kept
+                    valid[c] = new
+                    cores[c] = self._core(c, new)
                     changed = True
+            if need:
+                for x in _cells(need):
+                    holder = None
+                    many = False
+                    for c, alive in valid.items():
+                        if alive & static[c].uses[x]:  # type: ignore[union-attr]
+                            if holder is None:
+                                holder = c
+                            else:
+                                many = True
+                                break
+                    if holder is None:
+                        return False
+                    if not many:
+                        need &= ~(1 << x)
+                        new = valid[holder] & static[holder].uses[x]  # type: ignore[union-attr]
+                        if new != valid[holder]:
+                            valid[holder] = new
+                            cores[holder] = self._core(holder, new)
+                            changed = True
             if not changed:
                 return True
         return True
 
-    def _steals(self, region: int, cell: int, size: int, cores: dict[int, int]) -> bool:
-        """Whether ``region`` (for clued ``cell``) takes a cell certain for another clue of its size without
-        being that clue's region too, or holds such a clue but not every cell certain for it."""
-        for d, core in cores.items():
-            if d == cell or self.clue[d] != size:
-                continue
+    def _children(self, part: Part, region: int, size: int, lists: Lists | None) -> tuple[list[Part], Lists] | None:
+        """The parts left once ``region`` is laid in ``part`` and the other clues' lists cut to fit them;
+        None when a part or a list is dead."""
+        parts = self._after(part, region, size)
+        if parts is None:
+            return None
+        if not lists:
+            return parts, {}
+        rest = part[0] & ~region
+        halo = 0 if self.cuts else bit_spread(region, self.rows, self.cols) & rest
+        out: Lists = {}
+        for d, alive in lists.items():
             if (region >> d) & 1:
-                if core & ~region:
-                    return True
-            elif region & core:
-                return True
-        return False
+                continue
+            st = self.static[d]
+            uses, cover = st.uses, st.cover  # type: ignore[union-attr]
+            hit = region & cover
+            if self.clue[d] == size:
+                hit |= halo & cover
+            for x in _cells(hit):
+                alive &= ~uses[x]
+            if not alive:
+                return None
+            out[d] = alive
+        return parts, out
 
     # --- counting --------------------------------------------------------------------------------
 
@@ -295,19 +463,40 @@ class RegionSearch:
         if self.deadline is not None and not self.calls & 1023 and time.monotonic() > self.deadline:
             raise RegionTimeout
 
-    def _count(self, part: Part, lists: Lists | None, step: Step | None = None) -> int:
+    def _count(self, part: Part, lists: Lists | None, others: int, pending: int, step: Step | None = None) -> int:
+        """The number of ways to fill ``part``. ``others`` are the open cells outside it, ``pending`` those of
+        them in parts not yet known to be fillable. With nothing pending, a SAT check of the whole board
+        around the laid cells (``self.label``) fails only when this part cannot be filled (every other open
+        part can), so its answer depends on the part alone and the count stays cacheable."""
         got = self.cache.get(part)
         if got is not None:
             return got
         self._tick()
         total = 0
         choices, valid = self._choices(part, lists)
+        check = bool(choices) and self._ask_sat(part, pending)
+        if check and self._refuted(part[0] | others):
+            choices = []
+        label = self.label
         for i, (region, size) in enumerate(choices):
-            parts = self._after(part, region, size)
-            if parts is not None:
+            found = self._children(part, region, size, valid)
+            if found is not None:
+                parts, below = found
+                if self.sat_cells is not None:
+                    mark = size if region & self.clued else -size  # negative: a region without a clue
+                    for c in _cells(region):
+                        label[c] = mark
+                # several parts: one SAT check settles whether their product is zero
+                if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others):
+                    found = None
+            if found is not None:
                 ways = 1
+                rest = 0
                 for p in parts:
-                    ways *= self._count(p, valid)
+                    rest |= p[0]
+                for p in parts:
+                    rest &= ~p[0]
+                    ways *= self._count(p, below, others | (part[0] & ~region & ~p[0]), pending | rest)
                     if not ways:
                         break
                 total += ways
@@ -321,6 +510,48 @@ class RegionSearch:
             raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
         return total
 
+    def _refuted(self, open_mask: int) -> bool:
+        """Whether the CNF engine proves that the open cells cannot be filled around the laid ones (pictures
+        only: its model has no cuts). Sound as a refutation only: a satisfiable abstract answer proves nothing."""
+        from .clock import Clock
+        from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
+
+        if self.sat is None:
+            engine = DEFAULT_ENGINE
+            cap = None if self.cap >= self.n else self.cap
+            self.sat = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
+            self.sat.pin([self.sat.lit(c, v) for c, v in enumerate(self.clue) if v])
+        model = self.sat
+        assume = []
+        for c in _cells(((1 << self.n) - 1) & ~open_mask):
+            v = self.label[c]
+            if v < 0:
+                v = BIG if -v > model.k else -v  # the model's abstract label: above K without a clue is BIG
+            if model.has(c, v):
+                assume.append(model.lit(c, v))
+        self.sat_calls += 1
+        self.sat_credit -= 1
+        try:
+            # a conflict allowance, not a timer thread per call: an undecided call refutes nothing
+            refuted = model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is None
+        except Interrupted:
+            return False
+        if refuted:
+            self.sat_refuted += 1
+            self.sat_credit += SAT_CREDIT
+        return refuted
+
+    def _ask_sat(self, part: Part, pending: int) -> bool:
+        """Whether to put this part to the CNF engine: big, nothing pending, and the checks are paying off
+        (each call spends a credit, each refutation earns SAT_CREDIT; without credit, one eligible part in
+        SAT_SAMPLE is still asked). Decided by counts, never by the clock, so a board always takes the same path."""
+        if pending or self.sat_cells is None or part[0].bit_count() < self.sat_cells:
+            return False
+        self.sat_eligible += 1
+        if self.sat_credit > 0:
+            return True
+        return self.sat_eligible % SAT_SAMPLE == 0
+
     def count(self, step: Step | None = None) -> int:
         """The exact number of pictures (or cuts); raises RegionTimeout past the deadline.
 
@@ -330,8 +561,11 @@ class RegionSearch:
             if parts is None:
                 return 0
             total = 1
+            full = (1 << self.n) - 1
+            rest = full
             for i, p in enumerate(parts):
-                total *= self._count(p, None, step if i == 0 else None)
+                rest &= ~p[0]
+                total *= self._count(p, None, full & ~p[0], rest, step if i == 0 else None)
                 if not total:
                     return 0
             return total
@@ -350,8 +584,8 @@ class RegionSearch:
         choices, valid = self._choices(part, lists)
         ok = False
         for region, size in choices:
-            parts = self._after(part, region, size)
-            if parts is not None and all(self._alive(p, valid) for p in parts):
+            found = self._children(part, region, size, valid)
+            if found is not None and all(self._alive(p, found[1]) for p in found[0]):
                 ok = True
                 break
         self.alive[part] = ok
@@ -362,10 +596,10 @@ class RegionSearch:
         self._tick()
         choices, valid = self._choices(part, lists)
         for region, size in choices:
-            parts = self._after(part, region, size)
-            if parts is None or not all(self._alive(p, valid) for p in parts):
+            found = self._children(part, region, size, valid)
+            if found is None or not all(self._alive(p, found[1]) for p in found[0]):
                 continue
-            for rest in self._product(parts, 0, valid):
+            for rest in self._product(found[0], 0, found[1]):
                 rest.append((region, size))
                 yield rest
 

@@ -203,3 +203,53 @@ def test_auto_hands_a_dead_end_search_to_the_cnf_engine():
     assert count(board, method="regions", stuck_after=1).method == "regions"  # asked for by name: no hand-over
     alive = Puzzle(3, 4, (0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0))
     assert count(alive, stuck_after=1).method == "regions"  # live parts: the search keeps going
+
+
+# --- the pruning: bit-set clue lists, the cover rule and the CNF refutation of dead parts -------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(clued_boards(12, most=5))
+def test_pruned_search_with_the_cnf_check_on_every_part_is_the_brute_force(case):
+    board, cap = case
+    r, c, clues = board.rows, board.cols, list(board.clues)
+    for sat_cells in (1, None):  # the CNF check on every picture part, and never
+        assert RegionSearch(board, max_size=cap, sat_cells=sat_cells).count() == count_pictures(r, c, clues, cap)
+        assert RegionSearch(board, cuts=True, max_size=cap, sat_cells=sat_cells).count() == \
+            count_cuts(r, c, clues, cap)
+
+
+@st.composite
+def dense_boards(draw):
+    """5x4 to 5x5 boards with many small clues: dead branches everywhere, the pruning's own ground."""
+    rows, cols = 5, draw(st.integers(4, 5))
+    clues = tuple(draw(st.integers(1, 5)) if draw(st.floats(0, 1)) < 0.45 else 0 for _ in range(rows * cols))
+    cap = draw(st.sampled_from([None, None, 5]))
+    return Puzzle(rows, cols, clues), cap
+
+
+@settings(max_examples=40, deadline=None)
+@given(dense_boards())
+def test_pruned_search_agrees_with_the_transfer_matrix_on_bigger_dense_boards(case):
+    board, cap = case
+    assert RegionSearch(board, max_size=cap, sat_cells=1).count() == transfer_pictures(board, cap)
+    assert RegionSearch(board, cuts=True, max_size=cap).count() == transfer_cuts(board, cap)
+
+
+def test_a_cell_no_region_can_cover_ends_the_count():
+    # the middle cell can be no 1 (two 1s beside it) and joins neither 1: no picture; a cut may make it a 1
+    board = Puzzle(1, 3, (1, 0, 1))
+    assert count_regions(board) == count_pictures(1, 3, [1, 0, 1]) == 0
+    assert count_regions(board, cuts=True) == count_cuts(1, 3, [1, 0, 1]) == 1
+
+
+def test_the_cnf_check_ends_a_real_puzzles_dead_branches(external_corpus):
+    from fillomino.formats import parse_puzzle
+
+    path = next((p for p in external_corpus if p.name == "janko-007.txt"), None)
+    if path is None:
+        pytest.skip("janko-007 is not in the external corpus")
+    puzzle = parse_puzzle(path.read_text())
+    search = RegionSearch(puzzle, deadline=time.monotonic() + 60)
+    assert search.count() == 1
+    assert search.sat_calls > 0
