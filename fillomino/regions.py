@@ -460,7 +460,8 @@ class RegionSearch:
 
     def _tick(self) -> None:
         self.calls += 1
-        if self.deadline is not None and not self.calls & 1023 and time.monotonic() > self.deadline:
+        # Every call: on a big board one call (a CNF check, a propagation) can take most of a second.
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise RegionTimeout
 
     def _count(self, part: Part, lists: Lists | None, others: int, pending: int, step: Step | None = None) -> int:

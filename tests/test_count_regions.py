@@ -101,6 +101,24 @@ def test_deadline_raises_instead_of_guessing():
         count_regions(Puzzle(5, 5, (0,) * 24 + (2,)), deadline=time.monotonic() - 1)
 
 
+def test_a_big_board_stops_at_its_budget_not_a_thousand_calls_later():
+    # On a 30x30 one call can cost most of a second (a CNF check): the clock was read every 1024 calls.
+    from fillomino.formats import read_puzzle
+    from fillomino.solvers import Budget
+
+    stored = read_puzzle(str(ROOT / "corpus" / "30x30" / "30x30-s2.txt"))
+    puzzle = Puzzle(stored.rows, stored.cols, stored.clues)
+    start = time.monotonic()
+    result = count(puzzle, budget=Budget(seconds=1.0))
+    assert result.status in ("unknown", "lower_bound") and not result.exact
+    assert time.monotonic() - start < 15  # was over 30 s
+
+
+def test_count_refuses_a_conflict_budget_it_could_not_keep(capsys):
+    assert main(["count", "fillomino:3x3:aaaaaaaa3", "--budget", "1000c"]) == 2
+    assert "counts time, not conflicts" in capsys.readouterr().err
+
+
 def test_auto_chooses_by_the_board_alone():
     assert auto_method(Puzzle.empty(4, 4)) == "transfer"
     assert auto_method(Puzzle.empty(7, 7)) == "regions"

@@ -69,9 +69,10 @@ def board_from_args(args: argparse.Namespace) -> Puzzle:
 def run(args: argparse.Namespace) -> int:
     from ..count import CountInterrupted, count
     from ..solvers import Budget
+    from .common import seconds_budget
 
     puzzle = board_from_args(args)
-    budget = Budget.parse(args.budget)
+    budget = Budget(seconds=seconds_budget(args.budget))  # a conflict budget would be silently ignored
     if args.list:
         return _list(puzzle, args, budget)
     try:
