@@ -53,6 +53,8 @@ class Group:
 
     value: int
     cells: list[int]
+    box: tuple[int, int, int, int] | None = field(default=None, repr=False)
+    """(first row, last row, first column, last column), filled in by ``Board.box``."""
 
     @property
     def need(self) -> int:
@@ -69,6 +71,11 @@ class Board:
     nbrs: Sequence[Sequence[int]] = field(default=(), repr=False)
     _groups: list[Group] | None = field(default=None, repr=False)
     _group_at: list[int] | None = field(default=None, repr=False)
+    log: list[int] = field(default_factory=list, repr=False)
+    """Every cell whose candidates changed, in order (a cell may appear more than once)."""
+    clean: dict[str, int] = field(default_factory=dict, repr=False)
+    """Per technique, a length of ``log`` at which the technique found nothing: candidates only ever
+    shrink, so later it need only look at what the cells logged since then can change."""
 
     def __post_init__(self) -> None:
         if not self.nbrs:
@@ -90,7 +97,16 @@ class Board:
         return cls(puzzle.rows, puzzle.cols, cand)
 
     def copy(self) -> Board:
-        return Board(self.rows, self.cols, list(self.cand), self.nbrs)
+        """An independent grid with the same candidates (and the same record of what each technique has seen)."""
+        return Board(self.rows, self.cols, list(self.cand), self.nbrs, log=list(self.log), clean=dict(self.clean))
+
+    def box(self, g: Group) -> tuple[int, int, int, int]:
+        """The bounding box of a group's cells (cached on the group)."""
+        if g.box is None:
+            rs = [c // self.cols for c in g.cells]
+            cs = [c % self.cols for c in g.cells]
+            g.box = (min(rs), max(rs), min(cs), max(cs))
+        return g.box
 
     @property
     def size(self) -> int:
@@ -139,6 +155,20 @@ class Board:
         k = self._group_at[i]  # type: ignore[index]
         return None if k < 0 else self._groups[k]  # type: ignore[index]
 
+    def groups_touching(self, cells: Iterable[int]) -> list[Group]:
+        """The groups with a cell among ``cells``, in the order of ``groups()``."""
+        self.groups()
+        at = self._group_at
+        found = sorted({at[c] for c in cells if at[c] >= 0})  # type: ignore[index]
+        return [self._groups[k] for k in found]  # type: ignore[index]
+
+    def around(self, cells: Iterable[int]) -> set[int]:
+        """The cells and their neighbours."""
+        out = set(cells)
+        for c in list(out):
+            out.update(self.nbrs[c])
+        return out
+
     def changed(self) -> None:
         self._groups = None
         self._group_at = None
@@ -147,6 +177,7 @@ class Board:
         """Drop the sizes in ``mask`` from cell ``i``; whether anything went."""
         if self.cand[i] & mask:
             self.cand[i] &= ~mask
+            self.log.append(i)
             self.changed()
             return True
         return False
