@@ -43,13 +43,14 @@ def _apply(b: Board, step: LogicStep) -> bool:
         b.log.append(c)
         empty = empty or not b.cand[c]
     for c, vs in step.removes.items():
-        mask = 0
-        for v in vs:
-            mask |= 1 << v
+        mask = step.masks.get(c, 0)
+        if not mask:
+            for v in vs:
+                mask |= 1 << v
         b.cand[c] &= ~mask
         b.log.append(c)
         empty = empty or not b.cand[c]
-    b.changed()
+    b.changed([*step.place, *step.removes])
     return empty
 
 

@@ -50,11 +50,13 @@ class Pass:
             place: dict[int, int] | None = None) -> None:
         b = self.board
         rem: dict[int, list[int]] = {}
+        masks: dict[int, int] = {}
         for c, mask in (removes or {}).items():
             mask &= b.cand[c] & ~self.gone.get(c, 0)
             if mask:
                 self.gone[c] = self.gone.get(c, 0) | mask
                 rem[c] = values_of(mask)
+                masks[c] = mask
         pl: dict[int, int] = {}
         for c, v in (place or {}).items():
             if b.cand[c] == bit(v) or self.placed.get(c) == v:
@@ -62,7 +64,7 @@ class Pass:
             self.placed[c] = v
             pl[c] = v
         if rem or pl:
-            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl))
+            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
 
 
 class Allow:
@@ -86,19 +88,6 @@ class Without(Allow):
 
     def __contains__(self, i: int) -> bool:
         return i != self.skip and bool(self.cand[i] & self.b)
-
-
-class Fixed:
-    """A cell's fixed value in a candidate list, 0 while open (a sequence view for group_of)."""
-
-    __slots__ = ("cand",)
-
-    def __init__(self, cand: Sequence[int]) -> None:
-        self.cand = cand
-
-    def __getitem__(self, i: int) -> int:
-        m = self.cand[i]  # single() inlined: this is the hottest lookup of breaks_rule
-        return m.bit_length() - 1 if m and not m & (m - 1) else 0
 
 
 class Near:
@@ -369,17 +358,19 @@ def _sizes(values: int | list[int]) -> str:
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
-    fixed = Fixed(cand)
     seen: set[int] = set()
+    nbrs = b.nbrs
     for s in starts:
-        v = single(cand[s])
-        if not v or s in seen:
+        m = cand[s]
+        if not m or m & (m - 1) or s in seen:
             continue
-        g = group_of(s, fixed, b.nbrs)  # type: ignore[arg-type]
+        v = m.bit_length() - 1
+        # a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size
+        g = group_of(s, cand, nbrs)
         seen.update(g)
         if len(g) > v:
             return f"a group of {v}s would have {len(g)} cells"
-        if len(g) < v and len(component(g, Allow(cand, v), b.nbrs, limit=v)) < v:
+        if len(g) < v and len(component(g, Allow(cand, v), nbrs, limit=v)) < v:
             return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
@@ -400,12 +391,12 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             top = max(top_value(b.cand[c]) for c in area)
             if not changes.near_s.box(box, 2) and not changes.near_d.box(box, top + 1):
                 continue
-        options = [values_of(b.cand[c]) for c in area]
         tries = 1
-        for o in options:
-            tries *= len(o)
+        for c in area:
+            tries *= b.cand[c].bit_count()
         if tries > POCKET_TRIES:
             continue
+        options = [values_of(b.cand[c]) for c in area]
         seen = [0] * len(area)
         starts = _around(b, area)
         cand = list(b.cand)
@@ -578,6 +569,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium")
     changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for g in growing(b):
         v = g.value
         if g.need > 2:
@@ -619,15 +611,14 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
         for extra in ways:
             region = closure(extra)
             edge = [c for c in boundary(region, b.nbrs) if not single(b.cand[c])]
-            cand = list(b.cand)
             for c in extra:
                 cand[c] = bit(v)
             for c in edge:
                 cand[c] &= ~bit(v)
-            if any(not cand[c] for c in edge):
-                continue
-            if breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
+            if not any(not cand[c] for c in edge) and breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
                 valid.append((extra, set(edge)))
+            for c in (*extra, *edge):  # the scratch copy back to the grid
+                cand[c] = b.cand[c]
         if not valid:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
         inside = set.intersection(*(set(e) for e, _ in valid))
@@ -682,6 +673,7 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "forced", "medium")
     b.groups()
     changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for c in b.open_cells():
         near: dict[int, int] = {1: 0}
         seen: set[int] = set()
@@ -700,14 +692,15 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
         for v, joined in sorted(near.items()):
             if joined + 1 != v or not b.cand[c] & bit(v):
                 continue  # writing v does not complete a group: nothing is walled off
-            cand = list(b.cand)
             cand[c] = bit(v)
-            g = group_of(c, Fixed(cand), b.nbrs)  # type: ignore[arg-type]
+            g = group_of(c, cand, b.nbrs)
             edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
             for m in edge:
                 cand[m] &= ~bit(v)
             reason = "a cell would have no size left" if any(not cand[m] for m in edge) else \
                 breaks_rule(b, cand, _around(b, [c] + edge))
+            for m in (c, *edge):  # the scratch copy back to the grid
+                cand[m] = b.cand[m]
             if reason:
                 bad |= bit(v)
                 why = why or f"{v} completes a {v} there and then {reason}"
@@ -760,7 +753,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         else:
             trial.cand[c] &= ~bit(v)
         trial.log.append(c)
-        trial.changed()
+        trial.changed([c])
         run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
         if run.state != "contradiction":
             continue
