@@ -305,7 +305,19 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     for g in b.groups():
         fixed_sizes |= bit(g.value)
     is_open = [bool(m & (m - 1)) for m in b.cand]
-    for area in components(is_open, b.nbrs):
+    # with changed cells, only the areas and rooms that hold one or touch one can have changed
+    seeds = None if ctx.dirty is None else sorted(b.around(ctx.dirty))
+    if seeds is None:
+        areas = components(is_open, b.nbrs)
+    else:
+        areas, covered = [], set()
+        for s in seeds:
+            if is_open[s] and s not in covered:
+                comp = component(s, is_open, b.nbrs)
+                covered.update(comp)
+                areas.append(component(min(comp), is_open, b.nbrs))  # breadth-first from its first cell
+        areas.sort(key=lambda a: a[0])
+    for area in areas:
         # sizes no fixed cell has: their areas lie inside this area of open cells, so sizes above its
         # cell count go at once, and a size every cell of it allows keeps the whole area
         n = len(area)
@@ -327,9 +339,19 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     for v in iter_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
-        allow = b.allows(v)
-        sizes = component_sizes(allow, b.nbrs)
-        small = [c for c in opened if allow[c] and sizes[c] < v]
+        if seeds is None:
+            allow = b.allows(v)
+            sizes = component_sizes(allow, b.nbrs)
+            small = [c for c in opened if allow[c] and sizes[c] < v]
+        else:
+            allow = Allow(b.cand, v)  # type: ignore[assignment]
+            sizes = {}  # type: ignore[assignment]
+            for s in seeds:
+                if s in allow and s not in sizes:
+                    room_s = component(s, allow, b.nbrs)
+                    for c in room_s:
+                        sizes[c] = len(room_s)
+            small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
         if not small:
             continue
         fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
