@@ -766,14 +766,17 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
 
     p = Pass(b, name, level)
     assert ctx.solve is not None
+    tried: set[tuple[int, int]] = set()
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.process_time() > ctx.deadline:
             return p.steps
+        # "not 3" on a cell left with 3 and 4 is "4": the same grid, already looked ahead on without a contradiction
+        assumed = bit(v) if is_v else b.cand[c] & ~bit(v)
+        if (c, assumed) in tried:
+            continue
+        tried.add((c, assumed))
         trial = b.copy()
-        if is_v:
-            trial.cand[c] = bit(v)
-        else:
-            trial.cand[c] &= ~bit(v)
+        trial.cand[c] = assumed
         trial.log.append(c)
         trial.changed([c])
         run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
