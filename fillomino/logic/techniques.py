@@ -152,7 +152,7 @@ class Changes:
             b, near = self.b, self.near_d
             cells = shaken(b, self.dirty)
             for e, m in enumerate(b.cand):
-                if m & (m - 1) and not m & (m - 1) & (m - 1 - (m & -m)) and near.cell(e, top_value(m)):
+                if m.bit_count() == 2 and near.cell(e, top_value(m)):
                     cells.add(e)
             self._near_s = Near(b, cells)
         return self._near_s
