@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..grid import groups_by, neighbour_table
+from ..grid import group_of, groups_by, neighbour_table
 from ..puzzle import Puzzle
 
 
@@ -20,6 +20,9 @@ def bit(v: int) -> int:
 
 def values_of(mask: int) -> list[int]:
     """The sizes in a bitset, ascending."""
+    if mask.bit_count() > 16:  # one pass over the binary digits: no big-int arithmetic per size
+        digits = bin(mask)[:1:-1]
+        return [v for v, d in enumerate(digits) if d == "1"]
     out = []
     while mask:
         low = mask & -mask
@@ -53,6 +56,8 @@ class Group:
 
     value: int
     cells: list[int]
+    box: tuple[int, int, int, int] | None = field(default=None, repr=False)
+    """(first row, last row, first column, last column), filled in by ``Board.box``."""
 
     @property
     def need(self) -> int:
@@ -68,7 +73,12 @@ class Board:
     cand: list[int]
     nbrs: Sequence[Sequence[int]] = field(default=(), repr=False)
     _groups: list[Group] | None = field(default=None, repr=False)
-    _group_at: list[int] | None = field(default=None, repr=False)
+    _group_at: list[Group | None] | None = field(default=None, repr=False)
+    log: list[int] = field(default_factory=list, repr=False)
+    """Every cell whose candidates changed, in order (a cell may appear more than once)."""
+    clean: dict[str, int] = field(default_factory=dict, repr=False)
+    """Per technique, a length of ``log`` at which the technique found nothing: candidates only ever
+    shrink, so later it need only look at what the cells logged since then can change."""
 
     def __post_init__(self) -> None:
         if not self.nbrs:
@@ -90,7 +100,17 @@ class Board:
         return cls(puzzle.rows, puzzle.cols, cand)
 
     def copy(self) -> Board:
-        return Board(self.rows, self.cols, list(self.cand), self.nbrs)
+        """An independent grid with the same candidates (and the same record of what each technique has seen)."""
+        return Board(self.rows, self.cols, list(self.cand), self.nbrs, self._groups,
+                     None if self._group_at is None else list(self._group_at), list(self.log), dict(self.clean))
+
+    def box(self, g: Group) -> tuple[int, int, int, int]:
+        """The bounding box of a group's cells (cached on the group)."""
+        if g.box is None:
+            rs = [c // self.cols for c in g.cells]
+            cs = [c % self.cols for c in g.cells]
+            g.box = (min(rs), max(rs), min(cs), max(cs))
+        return g.box
 
     @property
     def size(self) -> int:
@@ -124,30 +144,75 @@ class Board:
             # open cells get distinct negative labels so that they never form a group
             labels = [v if v else -1 - i for i, v in enumerate(values)]
             self._groups = []
-            self._group_at = [-1] * self.size
+            self._group_at = at = [None] * self.size
             for cells in groups_by(labels, self.nbrs):
                 v = labels[cells[0]]
                 if v > 0:
+                    g = Group(v, cells)
                     for c in cells:
-                        self._group_at[c] = len(self._groups)
-                    self._groups.append(Group(v, cells))
+                        at[c] = g
+                    self._groups.append(g)
         return self._groups
 
     def group_at(self, i: int) -> Group | None:
         if self._group_at is None:
             self.groups()
-        k = self._group_at[i]  # type: ignore[index]
-        return None if k < 0 else self._groups[k]  # type: ignore[index]
+        return self._group_at[i]  # type: ignore[index]
 
-    def changed(self) -> None:
-        self._groups = None
-        self._group_at = None
+    def groups_touching(self, cells: Iterable[int]) -> list[Group]:
+        """The groups with a cell among ``cells``, in the order of ``groups()`` (by first cell)."""
+        self.groups()
+        at = self._group_at
+        found = {id(g): g for g in (at[c] for c in cells) if g is not None}  # type: ignore[index]
+        return sorted(found.values(), key=lambda g: g.cells[0])
+
+    def around(self, cells: Iterable[int]) -> set[int]:
+        """The cells and their neighbours."""
+        out = set(cells)
+        for c in list(out):
+            out.update(self.nbrs[c])
+        return out
+
+    def changed(self, cells: Iterable[int] | None = None) -> None:
+        """The candidates of ``cells`` (None: of any cell) have shrunk: update the groups. A cell that became
+        fixed joins the groups of its size next to it; the merged group is listed as a full recount would
+        list it (breadth-first from its first cell, among the groups in the order of their first cell)."""
+        at, cand = self._group_at, self.cand
+        if cells is None or at is None or self._groups is None:
+            self._groups = None
+            self._group_at = None
+            return
+        new = [c for c in cells if at[c] is None and single(cand[c])]
+        if not new:
+            if any(not cand[c] for c in cells):  # an emptied fixed cell splits its group: count again
+                self._groups = None
+                self._group_at = None
+            return
+        if any(not cand[c] or (at[c] is not None and not single(cand[c])) for c in cells):
+            self._groups = None
+            self._group_at = None
+            return
+        groups = list(self._groups)
+        gone: set[int] = set()
+        for c in new:
+            if at[c] is not None:
+                continue  # already joined by an earlier cell of this change
+            comp = group_of(c, cand, self.nbrs)  # equal candidates of a fixed cell: the same size
+            gone.update(id(at[x]) for x in comp if at[x] is not None)
+            g = Group(single(cand[c]), group_of(min(comp), cand, self.nbrs))
+            for x in g.cells:
+                at[x] = g
+            groups.append(g)
+        kept = [g for g in groups if id(g) not in gone]
+        kept.sort(key=lambda g: g.cells[0])
+        self._groups = kept
 
     def remove(self, i: int, mask: int) -> bool:
         """Drop the sizes in ``mask`` from cell ``i``; whether anything went."""
         if self.cand[i] & mask:
             self.cand[i] &= ~mask
-            self.changed()
+            self.log.append(i)
+            self.changed([i])
             return True
         return False
 

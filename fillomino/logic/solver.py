@@ -10,6 +10,13 @@ from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Context
 
+INCREMENTAL = True
+"""Techniques look again only at what changed since they last found nothing (False: the whole grid every
+pass; the steps are the same either way, which tests/test_logic.py checks)."""
+
+DIRTY_MAX = 32
+"""More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
+
 
 @dataclass
 class Run:
@@ -33,14 +40,17 @@ def _apply(b: Board, step: LogicStep) -> bool:
     empty = False
     for c, v in step.place.items():
         b.cand[c] &= bit(v)
+        b.log.append(c)
         empty = empty or not b.cand[c]
     for c, vs in step.removes.items():
-        mask = 0
-        for v in vs:
-            mask |= 1 << v
+        mask = step.masks.get(c, 0)
+        if not mask:
+            for v in vs:
+                mask |= 1 << v
         b.cand[c] &= ~mask
+        b.log.append(c)
         empty = empty or not b.cand[c]
-    b.changed()
+    b.changed([*step.place, *step.removes])
     return empty
 
 
@@ -86,11 +96,22 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
             run.state = "solved"
             return run
         for t in ladder:
+            ctx.dirty = None
+            if INCREMENTAL and not t.lookahead:
+                since = board.clean.get(t.name)
+                if since is not None:
+                    ctx.dirty = set(board.log[since:])
+                    if not ctx.dirty:
+                        continue  # nothing changed since it last found nothing
+                    if len(ctx.dirty) > DIRTY_MAX:
+                        ctx.dirty = None
             try:
                 found = t.apply(board, ctx)
             except Contradiction as exc:
                 found = [_contradiction_step(board, t.name, t.level, exc)]
             if not found:
+                if INCREMENTAL and not t.lookahead and not (deadline is not None and time.process_time() > deadline):
+                    board.clean[t.name] = len(board.log)
                 continue
             run.passes.append(t.name)
             for step in found:

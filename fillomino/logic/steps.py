@@ -22,6 +22,8 @@ class LogicStep:
     place: dict[int, int] = field(default_factory=dict)
     contradiction: bool = False
     """True when the step shows a broken rule (it empties a cell): the puzzle has no solution."""
+    masks: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    """``removes`` as bitsets, when the technique had them (so the solver need not rebuild big ones)."""
 
     def audit_steps(self, cols: int) -> list[dict]:
         """The step as audit STEPS objects: one removal or placement per cell."""

@@ -30,6 +30,9 @@ class Context:
     deadline: float | None = None
     nested: bool = False
     """Inside a look-ahead: only the cells' own candidates are tried, not the growth of groups."""
+    dirty: set[int] | None = None
+    """The cells changed since this technique last found nothing on this grid (None: look everywhere).
+    Candidates only shrink, so whatever reads none of these cells still finds nothing."""
 
 
 @dataclass
@@ -47,11 +50,13 @@ class Pass:
             place: dict[int, int] | None = None) -> None:
         b = self.board
         rem: dict[int, list[int]] = {}
+        masks: dict[int, int] = {}
         for c, mask in (removes or {}).items():
             mask &= b.cand[c] & ~self.gone.get(c, 0)
             if mask:
                 self.gone[c] = self.gone.get(c, 0) | mask
                 rem[c] = values_of(mask)
+                masks[c] = mask
         pl: dict[int, int] = {}
         for c, v in (place or {}).items():
             if b.cand[c] == bit(v) or self.placed.get(c) == v:
@@ -59,7 +64,7 @@ class Pass:
             self.placed[c] = v
             pl[c] = v
         if rem or pl:
-            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl))
+            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
 
 
 class Allow:
@@ -85,17 +90,95 @@ class Without(Allow):
         return i != self.skip and bool(self.cand[i] & self.b)
 
 
-class Fixed:
-    """A cell's fixed value in a candidate list, 0 while open (a sequence view for group_of)."""
+class Near:
+    """Whether a box of the grid lies within a distance of some changed cell (the cells of ``ctx.dirty``, and with
+    ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
+    "no" is certain and a "yes" at worst makes a technique look at something that did not change."""
 
-    __slots__ = ("cand",)
+    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols")
 
-    def __init__(self, cand: Sequence[int]) -> None:
-        self.cand = cand
+    def __init__(self, b: Board, cells: set[int]) -> None:
+        cols = self.cols = b.cols
+        self.points = [(c // cols, c % cols) for c in cells]
+        rs = [r for r, _ in self.points] or [0]
+        cs = [c for _, c in self.points] or [0]
+        self.lo_r, self.hi_r, self.lo_c, self.hi_c = min(rs), max(rs), min(cs), max(cs)
 
-    def __getitem__(self, i: int) -> int:
-        m = self.cand[i]  # single() inlined: this is the hottest lookup of breaks_rule
-        return m.bit_length() - 1 if m and not m & (m - 1) else 0
+    def box(self, box: tuple[int, int, int, int], d: int) -> bool:
+        r0, r1, c0, c1 = box
+        if not self.points or max(0, self.lo_r - r1, r0 - self.hi_r) + max(0, self.lo_c - c1, c0 - self.hi_c) > d:
+            return False
+        return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+
+    def cell(self, i: int, d: int) -> bool:
+        r, c = divmod(i, self.cols)
+        return self.box((r, r, c, c), d)
+
+
+def grown(b: Board, dirty: set[int]) -> set[int]:
+    """The changed cells and every cell of a group that holds one (a group changes only by taking a changed cell)."""
+    out = set(dirty)
+    for c in dirty:
+        g = b.group_at(c)
+        if g is not None:
+            out.update(g.cells)
+    return out
+
+
+def shaken(b: Board, dirty: set[int]) -> set[int]:
+    """``grown`` and every cell of a group whose room (need + 1 from it) may hold a changed cell: what the rule
+    checks of breaks_rule read about the groups near a cell."""
+    out = grown(b, dirty)
+    near = Near(b, set(dirty))
+    for g in b.groups():
+        if near.box(b.box(g), max(g.need, 0) + 2):
+            out.update(g.cells)
+    return out
+
+
+class Changes:
+    """What the rule checks of a trial (breaks_rule) can see of the changed cells: ``near_d`` the cells
+    themselves, ``near_s`` those, every group whose extent or room they may change (``shaken``), and every
+    two-candidate cell near enough to one to be fixed by a trial and then find its room changed."""
+
+    def __init__(self, b: Board, dirty: set[int]) -> None:
+        self.b, self.dirty = b, dirty
+        self.near_d = Near(b, dirty)
+        self._near_s: Near | None = None
+
+    @property
+    def near_s(self) -> Near:
+        if self._near_s is None:
+            b, near = self.b, self.near_d
+            cells = shaken(b, self.dirty)
+            for e, m in enumerate(b.cand):
+                if m.bit_count() == 2 and near.cell(e, top_value(m)):
+                    cells.add(e)
+            self._near_s = Near(b, cells)
+        return self._near_s
+
+
+def union_box(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return min(a[0], b_[0]), max(a[1], b_[1]), min(a[2], b_[2]), max(a[3], b_[3])
+
+
+def box_gap(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> int:
+    """The distance between two boxes (at most the distance between any cell of one and any of the other)."""
+    return max(0, a[0] - b_[1], b_[0] - a[1]) + max(0, a[2] - b_[3], b_[2] - a[3])
+
+
+def grow_box(a: tuple[int, int, int, int], d: int) -> tuple[int, int, int, int]:
+    return a[0] - d, a[1] + d, a[2] - d, a[3] + d
+
+
+def cells_box(b: Board, cells: Sequence[int]) -> tuple[int, int, int, int]:
+    rs = [c // b.cols for c in cells]
+    cs = [c % b.cols for c in cells]
+    return min(rs), max(rs), min(cs), max(cs)
+
+
+def top_value(mask: int) -> int:
+    return mask.bit_length() - 1
 
 
 def names(b: Board, cells: Sequence[int]) -> str:
@@ -107,8 +190,15 @@ def who(b: Board, g: Group, ctx: Context) -> str:
     return b.describe_group(g, ctx.clues)
 
 
-def growing(b: Board) -> list[Group]:
-    return [g for g in b.groups() if len(g.cells) < g.value]
+def growing(b: Board, ctx: Context | None = None, reach: int | None = None, whole: bool = False) -> list[Group]:
+    """The groups short of their size; with ``ctx.dirty``, only those that may see a changed cell: one next to
+    them, or with ``reach``, one within their need plus ``reach`` (``whole``: counting whole changed groups)."""
+    out = [g for g in b.groups() if len(g.cells) < g.value] if ctx is None or ctx.dirty is None or reach is not None \
+        else [g for g in b.groups_touching(b.around(ctx.dirty)) if len(g.cells) < g.value]
+    if ctx is not None and ctx.dirty is not None and reach is not None:
+        near = Near(b, grown(b, ctx.dirty) if whole else ctx.dirty)
+        out = [g for g in out if near.box(b.box(g), g.need + reach)]
+    return out
 
 
 def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
@@ -119,7 +209,7 @@ def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
 def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "region_complete", "bookkeeping")
     cand, nbrs = b.cand, b.nbrs
-    for g in b.groups():
+    for g in b.groups() if ctx.dirty is None else b.groups_touching(b.around(ctx.dirty)):
         if len(g.cells) > g.value:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has {len(g.cells)} cells, more than {g.value}")
         if len(g.cells) == g.value:
@@ -137,7 +227,11 @@ def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
 def too_big(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "too_big", "easy")
     b.groups()
-    for c in b.open_cells():
+    if ctx.dirty is None:
+        cells = b.open_cells()
+    else:
+        cells = sorted(c for c in b.around(grown(b, ctx.dirty)) if b.cand[c] & (b.cand[c] - 1))
+    for c in cells:
         near: dict[int, list[Group]] = {}
         seen: set[int] = set()
         for m in b.nbrs[c]:
@@ -156,7 +250,7 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
 
 def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "only_exit", "easy")
-    for g in growing(b):
+    for g in growing(b, ctx):
         exits = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
         if not exits:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} needs {g.need} more cells and has no way out")
@@ -167,7 +261,7 @@ def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
 
 def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "exact_room", "easy")
-    for g in growing(b):
+    for g in growing(b, ctx, reach=2):
         r = room(b, g, limit=g.value + 1)
         if len(r) < g.value:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
@@ -211,7 +305,19 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     for g in b.groups():
         fixed_sizes |= bit(g.value)
     is_open = [bool(m & (m - 1)) for m in b.cand]
-    for area in components(is_open, b.nbrs):
+    # with changed cells, only the areas and rooms that hold one or touch one can have changed
+    seeds = None if ctx.dirty is None else sorted(b.around(ctx.dirty))
+    if seeds is None:
+        areas = components(is_open, b.nbrs)
+    else:
+        areas, covered = [], set()
+        for s in seeds:
+            if is_open[s] and s not in covered:
+                comp = component(s, is_open, b.nbrs)
+                covered.update(comp)
+                areas.append(component(min(comp), is_open, b.nbrs))  # breadth-first from its first cell
+        areas.sort(key=lambda a: a[0])
+    for area in areas:
         # sizes no fixed cell has: their areas lie inside this area of open cells, so sizes above its
         # cell count go at once, and a size every cell of it allows keeps the whole area
         n = len(area)
@@ -233,9 +339,19 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     for v in iter_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
-        allow = b.allows(v)
-        sizes = component_sizes(allow, b.nbrs)
-        small = [c for c in opened if allow[c] and sizes[c] < v]
+        if seeds is None:
+            allow = b.allows(v)
+            sizes = component_sizes(allow, b.nbrs)
+            small = [c for c in opened if allow[c] and sizes[c] < v]
+        else:
+            allow = Allow(b.cand, v)  # type: ignore[assignment]
+            sizes = {}  # type: ignore[assignment]
+            for s in seeds:
+                if s in allow and s not in sizes:
+                    room_s = component(s, allow, b.nbrs)
+                    for c in room_s:
+                        sizes[c] = len(room_s)
+            small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
         if not small:
             continue
         fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
@@ -264,17 +380,19 @@ def _sizes(values: int | list[int]) -> str:
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
-    fixed = Fixed(cand)
     seen: set[int] = set()
+    nbrs = b.nbrs
     for s in starts:
-        v = single(cand[s])
-        if not v or s in seen:
+        m = cand[s]
+        if not m or m & (m - 1) or s in seen:
             continue
-        g = group_of(s, fixed, b.nbrs)  # type: ignore[arg-type]
+        v = m.bit_length() - 1
+        # a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size
+        g = group_of(s, cand, nbrs)
         seen.update(g)
         if len(g) > v:
             return f"a group of {v}s would have {len(g)} cells"
-        if len(g) < v and len(component(g, Allow(cand, v), b.nbrs, limit=v)) < v:
+        if len(g) < v and len(component(g, Allow(cand, v), nbrs, limit=v)) < v:
             return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
@@ -286,15 +404,21 @@ def _around(b: Board, cells: Sequence[int]) -> list[int]:
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
     p = Pass(b, name, level)
     opened = [not single(m) for m in b.cand]
+    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
     for area in components(opened, b.nbrs):
         if not lo <= len(area) <= hi:
             continue
-        options = [values_of(b.cand[c]) for c in area]
+        if changes is not None:
+            box = cells_box(b, area)
+            top = max(top_value(b.cand[c]) for c in area)
+            if not changes.near_s.box(box, 2) and not changes.near_d.box(box, top + 1):
+                continue
         tries = 1
-        for o in options:
-            tries *= len(o)
+        for c in area:
+            tries *= b.cand[c].bit_count()
         if tries > POCKET_TRIES:
             continue
+        options = [values_of(b.cand[c]) for c in area]
         seen = [0] * len(area)
         starts = _around(b, area)
         cand = list(b.cand)
@@ -348,6 +472,8 @@ def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
     opened = [not single(m) for m in b.cand]
     for area in components(opened, b.nbrs):
         if not 6 <= len(area) <= CLOSED_AREA_MAX:
+            continue
+        if ctx.dirty is not None and not Near(b, grown(b, ctx.dirty)).box(cells_box(b, area), 1):
             continue
         outside = boundary(area, b.nbrs)
         if any(len(b.group_at(m).cells) != b.value(m) for m in outside):  # type: ignore[union-attr]
@@ -406,7 +532,7 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
-    for g in growing(b):
+    for g in growing(b, ctx, reach=2):
         v = g.value
         for x in _first_open(b, room(b, g, limit=len(g.cells) + g.need), g):
             if len(component(g.cells, Without(b.cand, v, x), b.nbrs, limit=v)) < v:
@@ -449,7 +575,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
-    for g in growing(b):
+    for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
         reach = Reach(b, g, same=by_value[v])
         near = distances(g.cells, b.nbrs, within=need, through=reach)
@@ -464,10 +590,20 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium")
+    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for g in growing(b):
         v = g.value
         if g.need > 2:
             continue
+        if changes is not None:
+            # the ways to finish reach two cells out and join the groups of its size there, then wall them off
+            box = grow_box(b.box(g), 2)
+            for h in b.groups():
+                if h.value == v and h is not g and box_gap(b.box(g), b.box(h)) <= 3:
+                    box = union_box(box, b.box(h))
+            if not changes.near_s.box(box, 4):
+                continue
         base = set(g.cells)
 
         def closure(extra: frozenset[int], base: set[int] = base, v: int = v) -> set[int]:
@@ -497,15 +633,14 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
         for extra in ways:
             region = closure(extra)
             edge = [c for c in boundary(region, b.nbrs) if not single(b.cand[c])]
-            cand = list(b.cand)
             for c in extra:
                 cand[c] = bit(v)
             for c in edge:
                 cand[c] &= ~bit(v)
-            if any(not cand[c] for c in edge):
-                continue
-            if breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
+            if not any(not cand[c] for c in edge) and breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
                 valid.append((extra, set(edge)))
+            for c in (*extra, *edge):  # the scratch copy back to the grid
+                cand[c] = b.cand[c]
         if not valid:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
         inside = set.intersection(*(set(e) for e, _ in valid))
@@ -559,27 +694,35 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     the group off; when that starves a group around it, the size goes."""
     p = Pass(b, "forced", "medium")
     b.groups()
+    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for c in b.open_cells():
         near: dict[int, int] = {1: 0}
         seen: set[int] = set()
+        box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
         for m in b.nbrs[c]:
             h = b.group_at(m)
             if h is not None and id(h) not in seen:
                 seen.add(id(h))
                 near[h.value] = near.get(h.value, 0) + len(h.cells)
+                box = union_box(box, b.box(h))
+        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
+        if changes is not None and not changes.near_s.box(box, 4):
+            continue
         bad = 0
         why = ""
         for v, joined in sorted(near.items()):
             if joined + 1 != v or not b.cand[c] & bit(v):
                 continue  # writing v does not complete a group: nothing is walled off
-            cand = list(b.cand)
             cand[c] = bit(v)
-            g = group_of(c, Fixed(cand), b.nbrs)  # type: ignore[arg-type]
+            g = group_of(c, cand, b.nbrs)
             edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
             for m in edge:
                 cand[m] &= ~bit(v)
             reason = "a cell would have no size left" if any(not cand[m] for m in edge) else \
                 breaks_rule(b, cand, _around(b, [c] + edge))
+            for m in (c, *edge):  # the scratch copy back to the grid
+                cand[m] = b.cand[m]
             if reason:
                 bad |= bit(v)
                 why = why or f"{v} completes a {v} there and then {reason}"
@@ -623,15 +766,19 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
 
     p = Pass(b, name, level)
     assert ctx.solve is not None
+    tried: set[tuple[int, int]] = set()
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.process_time() > ctx.deadline:
             return p.steps
+        # "not 3" on a cell left with 3 and 4 is "4": the same grid, already looked ahead on without a contradiction
+        assumed = bit(v) if is_v else b.cand[c] & ~bit(v)
+        if (c, assumed) in tried:
+            continue
+        tried.add((c, assumed))
         trial = b.copy()
-        if is_v:
-            trial.cand[c] = bit(v)
-        else:
-            trial.cand[c] &= ~bit(v)
-        trial.changed()
+        trial.cand[c] = assumed
+        trial.log.append(c)
+        trial.changed([c])
         run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
         if run.state != "contradiction":
             continue
@@ -659,6 +806,8 @@ class Technique:
     name: str
     level: str
     apply: Callable[[Board, Context], list[LogicStep]]
+    lookahead: bool = False
+    """Runs the solver on hypotheses (and watches the deadline): looked at afresh every time."""
 
 
 LADDER: tuple[Technique, ...] = (
@@ -675,7 +824,7 @@ LADDER: tuple[Technique, ...] = (
     Technique("pocket", "medium", pocket),
     Technique("closed_area", "medium", closed_area),
     Technique("forced", "medium", forced),
-    Technique("short_contradiction", "hard", short_contradiction),
-    Technique("contradiction", "expert", contradiction),
+    Technique("short_contradiction", "hard", short_contradiction, lookahead=True),
+    Technique("contradiction", "expert", contradiction, lookahead=True),
 )
 """Gentlest first: the solver applies the first technique that makes progress."""
