@@ -169,13 +169,12 @@ def run(args: argparse.Namespace) -> int:
     engine["threads"] = args.threads
     puzzles, unparsable = load_all(args.paths, args.max_size)
     from ..progress import Progress
-    from ..workers import run_jobs
+    from ..workers import in_order, run_jobs
 
     workers = workers_from(args)
     table = _Table(backends, max(len(name) for name in [*(n for n, _ in puzzles), *(u["puzzle"] for u in unparsable)]),
                    quiet=args.json)
     records: list[Record] = []
-    finished: dict[int, Record] = {}
     disagree = 0
     jobs = [(name, puzzle, backends, engine) for name, puzzle in puzzles]
     with Progress(len(puzzles), "crosschecking", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
@@ -183,15 +182,17 @@ def run(args: argparse.Namespace) -> int:
             bar.write(table.header(), sys.stdout)
             for bad in unparsable:
                 bar.write(table.unparsable(bad), sys.stdout)
-        # Rows are printed in the order the puzzles were given, whatever order the workers finish them in.
-        for k, record in run_jobs(_check_job, jobs, workers, cost=lambda job: job[1].size):
-            finished[k] = record
+
+        def arrived(_k: int, record: Record) -> None:
+            nonlocal disagree
             disagree += record.agree is False
             bar.advance(disagree=disagree)
-            while len(records) in finished:
-                records.append(finished.pop(len(records)))
-                if not args.json:
-                    bar.write(table.row(records[-1]), sys.stdout)
+
+        # Rows are printed in the order the puzzles were given, whatever order the workers finish them in.
+        for _k, record in in_order(run_jobs(_check_job, jobs, workers, cost=lambda job: job[1].size), arrived):
+            records.append(record)
+            if not args.json:
+                bar.write(table.row(record), sys.stdout)
     summary = summarize(records, backends, args.max_size, unparsable)
     if args.json:
         status = "disagree" if summary["disagree"] else "unparsable" if unparsable else \
