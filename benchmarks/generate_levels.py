@@ -166,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=300.0, help="wall seconds per puzzle before it counts as failed")
     parser.add_argument("--results", help="JSON lines, one per puzzle: appended to, and read to resume")
     parser.add_argument("--write", help="put the table into this markdown file (between the markers)")
+    parser.add_argument("--table-only", action="store_true",
+                        help="run nothing: the table of the --results already there (for runs made in parts)")
     args = parser.parse_args(argv)
     import fillomino.logic  # noqa: F401  (imported before the forks, so no puzzle's time includes the imports)
     import fillomino.solvers.cnf  # noqa: F401
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         for level in levels:
             for seed in seeds:
-                if (size, level, seed) in done:
+                if (size, level, seed) in done or args.table_only:
                     continue
                 record = run_one(size, level, seed, args.limit)
                 records.append(record)
