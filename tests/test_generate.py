@@ -413,13 +413,13 @@ def test_out_writes_one_file_per_puzzle_and_never_overwrites_without_force(tmp_p
     out = tmp_path / "puzzles"
     assert main(["generate", "--size", "5x5", "--seed", "1", "--count", "2", "--out", str(out)]) == 0
     files = sorted(p.name for p in out.iterdir())
-    assert files == ["5x5-medium-s1.txt", "5x5-medium-s2.txt"]
-    (out / "5x5-medium-s2.txt").write_text("mine\n")
+    assert files == ["medium-5x5-s1.txt", "medium-5x5-s2.txt"]
+    (out / "medium-5x5-s2.txt").write_text("mine\n")
     assert main(["generate", "--size", "5x5", "--seed", "2", "--out", str(out)]) == 2
     assert "already exists" in capsys.readouterr().err
-    assert (out / "5x5-medium-s2.txt").read_text() == "mine\n"
+    assert (out / "medium-5x5-s2.txt").read_text() == "mine\n"
     assert main(["generate", "--size", "5x5", "--seed", "2", "--out", str(out), "--force"]) == 0
-    assert (out / "5x5-medium-s2.txt").read_text().startswith("genre: fillomino")
+    assert (out / "medium-5x5-s2.txt").read_text().startswith("genre: fillomino")
     assert main(["generate", "--size", "5x5", "--seed", "2", "--level", "minimal", "--out", str(out)]) == 0
     assert (out / "5x5-s2.txt").exists()  # minimal keeps version 2's names
 

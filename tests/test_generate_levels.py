@@ -155,10 +155,7 @@ def test_race_is_the_new_name_of_threads(capsys):
 
 
 def test_levelled_corpus_files_are_remade_byte_for_byte(capsys):
-    files = sorted(CORPUS.glob("06x06/*-*-s*.txt"))
-    files = [p for p in files if p.name.split("-")[1] in LEVELS][:4]
-    assert files, "no levelled 6x6 corpus files"
-    for path in files:
+    for path in (CORPUS / "06x06" / "easy-6x6-s0.txt", CORPUS / "06x06" / "medium-6x6-s0.txt"):
         meta = dict(line.split(": ", 1) for line in path.read_text().split("grid:")[0].splitlines() if ": " in line)
         argv = ["generate", "--size", meta["size"], "--seed", meta["seed"], *meta["options"].split(), "--no-timing"]
         assert main(argv) == 0

@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="one JSON line per puzzle: puzzle, solution, id, seed, clues, level, score, seconds")
     p.add_argument("--out", metavar="DIR",
-                   help="write one file per puzzle, DIR/<RxC>-<level>-s<seed>.txt (.json); DIR/<RxC>-s<seed>.txt "
+                   help="write one file per puzzle, DIR/<level>-<RxC>-s<seed>.txt (.json); DIR/<RxC>-s<seed>.txt "
                    "with --level minimal")
     p.add_argument("--force", action="store_true", help="with --out: overwrite files that already exist")
     p.add_argument("--max-size", type=int, default=9, metavar="K",
@@ -100,9 +100,10 @@ def parse_weights(text: str | None) -> list[float] | None:
 
 
 def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str, level: str = "minimal") -> Path:
-    """Where --out writes a puzzle: the name says size, level (not for minimal) and seed."""
-    tag = "" if level == "minimal" else f"-{level}"
-    return out / f"{rows}x{cols}{tag}-s{seed}.{'json' if fmt == 'json' else 'txt'}"
+    """Where --out writes a puzzle: the name says level (not for minimal, as before levels) size and seed; a level
+    first, so that a folder's sorted listing keeps the minimal puzzles first and each level together."""
+    tag = "" if level == "minimal" else f"{level}-"
+    return out / f"{tag}{rows}x{cols}-s{seed}.{'json' if fmt == 'json' else 'txt'}"
 
 
 def run(args: argparse.Namespace) -> int:
