@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     from ..solvers import Budget, BudgetExhausted
     from ..workers import run_jobs
 
+    global _interrupted
+    _interrupted = False  # a Ctrl-C of an earlier run in this process (jobs run here with one worker)
     rows, cols = parse_shape(args.size)
     if args.count < 1:
         raise FillominoError(f"--count must be at least 1, got {args.count}")
@@ -166,11 +168,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+_interrupted = False
+"""Set in a worker process once Ctrl-C has reached it: its later jobs stop at once."""
+
+
 def _generate_job(job: tuple) -> object:
+    """One puzzle. After a Ctrl-C a pool's worker would still take the batch's next queued chunk and make every
+    puzzle of it (minutes at a level) before the command could exit; so a worker, once interrupted, stops."""
     from ..generate import generate
 
+    global _interrupted
+    if _interrupted:
+        raise KeyboardInterrupt
     rows, cols, seed, options = job
-    return generate(rows, cols, seed, **options)
+    try:
+        return generate(rows, cols, seed, **options)
+    except BaseException as exc:
+        _interrupted = isinstance(exc, KeyboardInterrupt) or is_interrupt(exc)
+        raise
 
 
 def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int, done: int) -> None:
