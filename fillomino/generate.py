@@ -1,8 +1,12 @@
-"""Puzzle generator: a random answer, then clues carved away while the CNF engine proves uniqueness.
+"""Puzzle generator: a random answer, then clues carved away, at a requested level or down to a minimal set.
 
-Every puzzle it returns has exactly one solution (proved by the incremental
-``fillomino.solvers.cnf.UniquenessOracle``, with no size promise) and, unless ``min_clues``
-stopped the carving early, no clue (or symmetry orbit of clues) can be removed without losing that.
+``level="minimal"``: clues go while the CNF engine proves the answer is still the only one; every puzzle
+is unique and, unless ``min_clues`` stopped the carving early, no clue (or symmetry orbit of clues) can be
+removed without losing that. ``level="easy"`` ... ``"expert"``: clues go while the logical rater, with
+only the techniques up to that level, still solves the puzzle (no SAT call while carving); the finished
+puzzle is proved unique by the CNF engine, rated again with every technique and kept only when it rates
+at that level (the rater's depth rule included), else clues go back and a new order is tried, then a
+new answer.
 """
 
 from __future__ import annotations
@@ -12,22 +16,49 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .grid import distances, neighbour_table
-from .partition import DEFAULT_WEIGHTS, Stream, random_answer, size_table
+from .partition import Stream, default_weights, random_answer, size_table
 from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 from .solvers.base import Budget, Status
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
 2: answers take the most hemmed-in free cell first and mend clashes with detach moves
    (docs/benchmarks.md, Generator, compares the two).
+3: levels (easy, medium, hard, expert by the logical rater; the default is medium), and default size
+   weights that go on past 9 when --max-size is above 9. ``--level minimal`` makes exactly version 2's
+   puzzles (same answers, same carving) with version 3's headers.
 """
+
+STREAM_KEY = "2"
+"""The version part of every seed's random stream: kept at 2 so that --level minimal reproduces version 2."""
+
+LEVELS = ("minimal", "easy", "medium", "hard", "expert")
+"""What ``level`` may ask: the rater's four levels, or the fewest clues the exact engine allows."""
+
+RATED_LEVELS = LEVELS[1:]
+
+DEFAULT_LEVEL = "medium"
+"""A setter asking for "a puzzle" expects one a person solves by reasoning, without guessing or long
+look-ahead, that is neither trivial nor a trial: medium (see docs/usage/generate.md)."""
 
 SYMMETRIES = ("none", "rot180", "rot90", "mirror")
 
 MAX_ATTEMPTS = 50
-"""Answers tried per puzzle before --max-clues is declared out of reach."""
+"""Answers tried per puzzle before the request (--max-clues, or a level) is declared out of reach."""
+
+ORDERS_PER_ANSWER = 24
+"""Removal orders tried on one answer (clues put back between them) before a new answer is drawn."""
+
+PUT_BACK = 0.1
+"""Share of the removed orbits (at least 2) put back into the best clue set before the next order."""
+
+RATING_SECONDS = 2.0
+RATING_SECONDS_PER_CELL = 0.02
+"""Default CPU budget of one rating: RATING_SECONDS + RATING_SECONDS_PER_CELL * cells. A rating that runs
+out counts as "not solved at this level" (the clue stays): generous, so that it almost never happens,
+since a rating cut short by a slow machine could change the puzzle (``Generated.rating_timeouts``)."""
 
 
 @dataclass
@@ -40,8 +71,19 @@ class Generated:
     clues: int
     seconds: float
     attempts: int
+    """Answers drawn (the last one gave the puzzle)."""
     checks: int = 0
     """Uniqueness questions the engine answered (questions settled by a known alternative are not counted)."""
+    level: str = "minimal"
+    """The level asked for; a rated puzzle rates exactly at it."""
+    score: int | None = None
+    """The rater's score with every technique (None for ``minimal``, which is not rated)."""
+    ratings: int = 0
+    """Ratings made while carving (each one logical solve), the final ones included."""
+    orders: int = 0
+    """Removal orders tried, over every answer."""
+    rating_timeouts: int = 0
+    """Ratings that ran out of their budget and counted as not solved (0: the puzzle depends on no timing)."""
 
 
 def generate(
@@ -49,6 +91,7 @@ def generate(
     cols: int,
     seed: int,
     *,
+    level: str = DEFAULT_LEVEL,
     max_size: int = 9,
     size_weights: Sequence[float] | None = None,
     symmetry: str = "none",
@@ -58,52 +101,85 @@ def generate(
     budget: Budget | None = None,
     threads: int = 1,
     carving: Carving | None = None,
+    rating_budget: float | None = None,
 ) -> Generated:
     """A unique puzzle from ``seed``: the same version, seed and options give the same puzzle anywhere.
 
-    ``max_size`` caps region sizes (and is itself capped by the grid), ``size_weights[k-1]`` is how
-    often size k is drawn as a growth target. ``symmetry`` makes the clue pattern symmetric (clues
-    are removed a whole orbit at a time). ``clue_every_region`` keeps a clue in every region.
-    Carving stops once ``min_clues`` clues are left; an answer that ends with more than
-    ``max_clues`` is dropped for the next one (up to MAX_ATTEMPTS). ``budget`` (a solvers.Budget)
-    limits each uniqueness question; if one runs out, BudgetExhausted is raised rather than guessed.
-    ``threads`` > 1 lets hard questions race differently tuned solvers in that many processes: faster
-    on big grids, and the same puzzle (every answer is exact, whoever gives it). ``carving`` splits
-    the questions between engines differently (A/B runs, tests); it too changes only the time.
+    ``level``: one of LEVELS (see the module docstring). ``max_size`` caps region sizes (and is itself
+    capped by the grid), ``size_weights[k-1]`` is how often size k is drawn as a growth target (default:
+    ``partition.default_weights``). ``symmetry`` makes the clue pattern symmetric (clues are removed a
+    whole orbit at a time). ``clue_every_region`` keeps a clue in every region. Carving stops once
+    ``min_clues`` clues are left; a clue set with more than ``max_clues`` is not kept (the next order or
+    answer is tried, up to MAX_ATTEMPTS answers). ``budget`` (a solvers.Budget) limits each uniqueness
+    question; if one runs out, BudgetExhausted is raised rather than guessed. ``threads`` > 1 lets hard
+    uniqueness questions race differently tuned CNF solvers in that many processes: faster on big
+    grids, and the same puzzle (every answer is exact, whoever gives it). ``carving`` splits the
+    minimal level's questions between engines differently (A/B runs, tests); it too changes only the
+    time. ``rating_budget``: CPU seconds of one rating (default RATING_SECONDS + per cell).
     """
     validate_shape(rows, cols)
+    if level not in LEVELS:
+        raise FillominoError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     if threads < 1:
         raise FillominoError(f"threads must be at least 1, got {threads}")
     cap = min(max_size, rows * cols)
     size_table(cap, size_weights)  # refuse bad weights before any work
     orbits = symmetry_orbits(rows, cols, symmetry)
     _check_clue_limits(rows * cols, min_clues, max_clues)
+    if rating_budget is None:
+        rating_budget = RATING_SECONDS + RATING_SECONDS_PER_CELL * rows * cols
     start = time.perf_counter()
     checks = 0
+    made = _Made()
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        rng = Stream(f"fillomino-generate|{GENERATOR_VERSION}|{rows}x{cols}|{seed}|{attempt}")
+        rng = Stream(f"fillomino-generate|{STREAM_KEY}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
-        kept, calls = carve(answer, rng, orbits, clue_every_region=clue_every_region, min_clues=min_clues,
-                            budget=budget, threads=threads, carving=carving)
-        checks += calls
-        if max_clues is None or len(kept) <= max_clues:
+        if level == "minimal":
+            kept, calls = carve(answer, rng, orbits, clue_every_region=clue_every_region, min_clues=min_clues,
+                                budget=budget, threads=threads, carving=carving)
+            checks += calls
+            found = kept if max_clues is None or len(kept) <= max_clues else None
+            rating = None
+        else:
+            carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget)
+            found, rating = carver.run(rng)
+            made.add(carver)
+            if found is not None:
+                checks += 1
+                _prove_unique(answer, found, budget, threads)
+        if found is not None:
             values = flatten(answer)
             clues = [0] * (rows * cols)
-            for c in kept:
+            for c in found:
                 clues[c] = values[c]
-            metadata = (
+            metadata = [
                 ("generator", f"fillomino-generate {GENERATOR_VERSION}"),
                 ("seed", str(seed)),
                 ("size", f"{rows}x{cols}"),
-                ("options", describe_options(cap, size_weights, symmetry, clue_every_region, min_clues, max_clues)),
-                ("clues", str(len(kept))),
-            )
-            puzzle = Puzzle(rows, cols, tuple(clues), answer, metadata)
-            return Generated(puzzle, answer, seed, len(kept), time.perf_counter() - start, attempt, checks)
+                ("options", describe_options(cap, size_weights, symmetry, clue_every_region, min_clues, max_clues,
+                                             level)),
+                ("clues", str(len(found))),
+            ]
+            if rating is not None:
+                metadata += [("level", rating.level), ("score", str(rating.score))]
+            puzzle = Puzzle(rows, cols, tuple(clues), answer, tuple(metadata))
+            return Generated(puzzle, answer, seed, len(found), time.perf_counter() - start, attempt, checks,
+                             level, None if rating is None else rating.score, made.ratings, made.orders,
+                             made.timeouts)
+    if level == "minimal":
+        raise FillominoError(
+            f"no {rows}x{cols} puzzle with at most {_clues(max_clues)} came of seed {seed} in {MAX_ATTEMPTS} "
+            "answers; raise --max-clues or try another seed"
+        )
+    limit = "" if max_clues is None else f" with at most {_clues(max_clues)}"
     raise FillominoError(
-        f"no {rows}x{cols} puzzle with at most {max_clues} clues came of seed {seed} in {MAX_ATTEMPTS} answers; "
-        "raise --max-clues or try another seed"
+        f"no {level} {rows}x{cols} puzzle{limit} came of seed {seed} in {MAX_ATTEMPTS} answers "
+        f"({ORDERS_PER_ANSWER} removal orders each); try another level, size or seed"
     )
+
+
+def _clues(n: int | None) -> str:
+    return f"{n} clue" if n == 1 else f"{n} clues"
 
 
 def describe_options(
@@ -113,10 +189,11 @@ def describe_options(
     clue_every_region: bool,
     min_clues: int | None,
     max_clues: int | None,
+    level: str = DEFAULT_LEVEL,
 ) -> str:
     """The options as the command-line flags that reproduce them (with --size and --seed)."""
-    weights = DEFAULT_WEIGHTS if size_weights is None else size_weights
-    parts = [f"--max-size {max_size}", "--size-weights " + ",".join(f"{w:g}" for w in weights),
+    weights = default_weights(max_size) if size_weights is None else size_weights
+    parts = [f"--level {level}", f"--max-size {max_size}", "--size-weights " + ",".join(f"{w:g}" for w in weights),
              f"--symmetry {symmetry}"]
     if clue_every_region:
         parts.append("--clue-every-region")
@@ -373,3 +450,136 @@ class _Carver:
                 self.live[a].discard(c)
             if self.region_of is not None:
                 self.region_clues[self.region_of[c]] -= 1
+
+
+def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int) -> None:
+    """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``."""
+    from .solvers import BudgetExhausted
+    from .solvers.cnf import UniquenessOracle, fresh_ways
+
+    oracle = UniquenessOracle(answer)
+    try:
+        status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
+    finally:
+        close = getattr(oracle, "close", None)
+        if close is not None:
+            close()
+    if status == Status.UNKNOWN:
+        raise BudgetExhausted("the budget ran out on the uniqueness proof of a finished puzzle (give a larger --budget "
+                              "or none)")
+    if status != Status.UNIQUE:
+        raise FillominoError("internal error: the logical rater solved a puzzle that the CNF engine finds another "
+                             "solution of")
+
+
+class _Made:
+    """Counts over every answer a levelled puzzle tried."""
+
+    def __init__(self) -> None:
+        self.ratings = self.orders = self.timeouts = 0
+
+    def add(self, carver: _LevelCarver) -> None:
+        self.ratings += carver.ratings
+        self.orders += carver.orders
+        self.timeouts += carver.timeouts
+
+
+class _LevelCarver:
+    """Carving one answer to a level with the logical rater: phases, orders, clues put back.
+
+    One order removes orbits (in chunks, as _Carver) while the rater with the techniques up to a phase's
+    level still solves the puzzle, one phase per level from easy up to the requested one: the cheap
+    ratings remove most clues, and the costly ones (hard, expert look-ahead) are asked only about the
+    clues the gentler levels could not spare. The result is then rated with every technique; if it is
+    not at the level (too easy, or the depth rule not met), a few removed orbits go back into the best
+    clue set so far and a new order starts.
+    """
+
+    def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
+                 min_clues: int | None, max_clues: int | None, rating_budget: float) -> None:
+        self.values = flatten(answer)
+        self.rows, self.cols = len(answer), len(answer[0])
+        self.orbits = orbits
+        self.level = level
+        self.phases = RATED_LEVELS[: RATED_LEVELS.index(level) + 1]
+        self.min_clues = min_clues or 0
+        self.max_clues = max_clues
+        self.rating_budget = rating_budget
+        self.region_of: list[int] | None = None
+        self.region_size: list[int] = []
+        if clue_every_region:
+            self.region_of = [0] * len(self.values)
+            for r, cells in enumerate(groups(self.values, self.rows, self.cols)):
+                for c in cells:
+                    self.region_of[c] = r
+                self.region_size.append(len(cells))
+        self.ratings = self.orders = self.timeouts = 0
+
+    def run(self, rng: Stream):
+        """(sorted kept cells, the rating with every technique) of a puzzle at the level, or (None, None)."""
+        start = set(range(len(self.values)))
+        best: tuple[tuple, set[int]] | None = None
+        for _ in range(ORDERS_PER_ANSWER):
+            self.orders += 1
+            kept = self._carve(set(start), rng.shuffle([list(o) for o in self.orbits]))
+            fits = self.max_clues is None or len(kept) <= self.max_clues
+            rating = self._rate(kept, "expert")
+            if fits and rating.level == self.level:
+                return sorted(kept), rating
+            rank = (fits, RATED_LEVELS.index(rating.level) if rating.level in RATED_LEVELS else -1, rating.score,
+                    -len(kept))
+            if best is None or rank > best[0]:
+                best = (rank, kept)
+            removed = [o for o in self.orbits if not set(o) & best[1]]
+            back = rng.shuffle(removed)[: max(2, round(PUT_BACK * len(removed)))]
+            start = best[1] | {c for o in back for c in o}
+        return None, None
+
+    def _carve(self, kept: set[int], order: list[list[int]]) -> set[int]:
+        for phase in self.phases:
+            todo = [o for o in order if set(o) <= kept]
+            chunk, i = 4, 0
+            while i < len(todo):
+                run = todo[i : i + chunk]
+                i += len(run)
+                whole = self._process(kept, run, phase)
+                chunk = min(chunk * 2, 64) if whole else max(1, chunk // 2)
+        return kept
+
+    def _process(self, kept: set[int], run: list[list[int]], phase: str) -> bool:
+        """Remove what the one-by-one pass over ``run`` would (more clues never stall the rater where fewer
+        do not); True when the whole run went in one rating."""
+        removal = {c for orbit in run for c in orbit if c in kept}
+        if removal and self._allowed(kept, removal) and self._solves(kept - removal, phase):
+            kept -= removal
+            return True
+        if len(run) > 1:
+            half = len(run) // 2
+            self._process(kept, run[:half], phase)
+            self._process(kept, run[half:], phase)
+        return False
+
+    def _allowed(self, kept: set[int], removal: set[int]) -> bool:
+        if len(kept) - len(removal) < self.min_clues:
+            return False
+        if self.region_of is not None:
+            left: dict[int, int] = {}
+            for c in kept:
+                r = self.region_of[c]
+                left[r] = left.get(r, 0) + (c not in removal)
+            if not all(left.get(r, 0) for r in range(len(self.region_size))):
+                return False
+        return True
+
+    def _solves(self, kept: set[int], phase: str) -> bool:
+        return self._rate(kept, phase).solved
+
+    def _rate(self, kept: set[int], max_level: str):
+        from .logic import rate
+
+        clues = tuple(v if c in kept else 0 for c, v in enumerate(self.values))
+        rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.rating_budget, max_level=max_level)
+        self.ratings += 1
+        if rating.state == "budget":
+            self.timeouts += 1
+        return rating

@@ -19,6 +19,15 @@ from .puzzle import FillominoError, Grid, to_grid, validate_max_size
 DEFAULT_WEIGHTS = (1, 3, 5, 6, 6, 5, 3, 2, 1)
 """How likely each region size 1..9 is as a growth target (seed 000's generator)."""
 
+TAIL_WEIGHT = 1
+"""Default weight of each size above 9 when the largest region allowed is above 9 (as 9's own weight)."""
+
+
+def default_weights(max_size: int) -> tuple[float, ...]:
+    """The default target weights for regions of at most ``max_size`` cells: DEFAULT_WEIGHTS, extended with
+    TAIL_WEIGHT for every size from 10 to ``max_size`` so that a cap above 9 really draws such targets."""
+    return DEFAULT_WEIGHTS + (TAIL_WEIGHT,) * max(0, max_size - len(DEFAULT_WEIGHTS))
+
 ANSWER_TRIES = 50
 """Fresh starts before a shape and size cap are declared impossible to fill."""
 
@@ -59,9 +68,12 @@ class Stream:
 
 
 def size_table(max_size: int, weights: Sequence[float] | None) -> tuple[list[int], list[float]]:
-    """The sizes that may be drawn (1..max_size with positive weight) and their cumulative weights."""
+    """The sizes that may be drawn (1..max_size with positive weight) and their cumulative weights.
+
+    ``weights`` None: ``default_weights(max_size)``. A given list shorter than ``max_size`` draws no target
+    above its length (those sizes weigh 0; they still come of merges)."""
     validate_max_size(None, max_size)
-    ws = list(DEFAULT_WEIGHTS if weights is None else weights)
+    ws = list(default_weights(max_size) if weights is None else weights)
     if any(not w >= 0 for w in ws):
         raise FillominoError(f"--size-weights must be non-negative numbers, got {','.join(map(str, ws))}")
     sizes, cum, total = [], [], 0.0

@@ -1,4 +1,4 @@
-"""``fillomino generate``: unique puzzles from a seed, one or a batch, to stdout or one file each."""
+"""``fillomino generate``: unique puzzles at a level from a seed, one or a batch, to stdout or one file each."""
 
 from __future__ import annotations
 
@@ -12,39 +12,60 @@ from ..puzzle import FillominoError, Puzzle
 from .common import add_quiet, add_workers, plural, print_json, workers_from
 
 FORMATS = ("text", "json", "id", "url")
+LEVELS = ("minimal", "easy", "medium", "hard", "expert")
+DEFAULT_LEVEL = "medium"
+"""fillomino.generate's LEVELS and DEFAULT_LEVEL (a test keeps them equal), named here so that the CLI's start
+does not import the generator."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "generate",
-        help="make unique puzzles (proved by the CNF engine) from a seed",
-        description="Grow a random answer, then remove clues while the CNF engine proves the puzzle still has "
-        "exactly one solution. The same version, seed and options always give the same puzzle.",
-        epilog="Example: fillomino generate --size 10x10 --seed 7 --symmetry rot180",
+        help="make unique puzzles at a difficulty level (proved unique by the CNF engine) from a seed",
+        description="Grow a random answer, then remove clues while the logical rater, with the techniques up to "
+        "--level, still solves the puzzle; the result is proved unique by the CNF engine and kept only when "
+        "the rater with every technique rates it at that level. --level minimal removes clues instead while the "
+        "CNF engine proves the puzzle still has exactly one solution (fewest clues, solvable by logic or not). "
+        "The same version, seed and options always give the same puzzle.",
+        epilog="Example: fillomino generate --size 10x10 --seed 7 --level hard --symmetry rot180",
     )
     p.add_argument("--size", default="10x10", metavar="RxC", help="grid shape, e.g. 10x10 or 8x12 (default: 10x10)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first puzzle (default: 0)")
+    p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                   help=f"difficulty by the logical rater (fillomino rate), or minimal: the fewest clues the exact "
+                   f"engine allows, not rated (default: {DEFAULT_LEVEL}, solvable by reasoning without look-ahead)")
     p.add_argument("--count", type=int, default=1, metavar="N", help="make N puzzles, seeds S, S+1, ... (default: 1)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--json", action="store_true",
-                   help="one JSON line per puzzle: puzzle, solution, id, seed, clues, seconds")
-    p.add_argument("--out", metavar="DIR", help="write one file per puzzle, DIR/<RxC>-s<seed>.txt (.json)")
+                   help="one JSON line per puzzle: puzzle, solution, id, seed, clues, level, score, seconds")
+    p.add_argument("--out", metavar="DIR",
+                   help="write one file per puzzle, DIR/<level>-<RxC>-s<seed>.txt (.json); DIR/<RxC>-s<seed>.txt "
+                   "with --level minimal")
     p.add_argument("--force", action="store_true", help="with --out: overwrite files that already exist")
     p.add_argument("--max-size", type=int, default=9, metavar="K",
                    help="largest region in the answer (default: 9, capped by the grid)")
     p.add_argument("--size-weights", metavar="W1,W2,...",
-                   help="how often sizes 1, 2, ... are drawn as region targets (default: 1,3,5,6,6,5,3,2,1)")
+                   help="how often sizes 1, 2, ... are drawn as region targets (default: 1,3,5,6,6,5,3,2,1, then 1 "
+                   "for each size from 10 up to --max-size; a shorter list than --max-size draws no target above "
+                   "its length: those sizes weigh 0 and come only of merges)")
     p.add_argument("--symmetry", choices=("none", "rot180", "rot90", "mirror"), default="none",
                    help="symmetry of the clue pattern: clues are removed a whole orbit at a time (default: none)")
     p.add_argument("--clue-every-region", action="store_true",
                    help="keep at least one clue in every region (default: regions may be left without one)")
     p.add_argument("--min-clues", type=int, metavar="N", help="stop removing clues once N are left")
-    p.add_argument("--max-clues", type=int, metavar="N", help="drop answers that keep more than N clues")
+    p.add_argument("--max-clues", type=int, metavar="N",
+                   help="drop clue sets of more than N clues (another removal order, then another answer)")
+    p.add_argument("--rating-budget", type=float, metavar="SECONDS",
+                   help="CPU seconds of one rating while carving to a level; one that runs out counts as not "
+                   "solved (default: 2 + 0.02 per cell, so that it practically never does: a rating cut short "
+                   "by a slow machine would change the puzzle)")
     p.add_argument("--budget", metavar="LIMIT",
                    help="limit for each uniqueness question ('5s' or '100000c'); running out exits 3")
-    p.add_argument("--threads", type=int, default=1, metavar="N",
-                   help="processes for the hardest uniqueness questions, which then race differently tuned "
-                   "solvers (faster on big grids; the puzzle is the same; default: 1)")
+    p.add_argument("--race", "--threads", type=int, default=1, metavar="N", dest="threads",
+                   help="local processes (not threads) racing differently tuned CNF solvers on each hard uniqueness "
+                   "question of one puzzle: faster on big grids, the same puzzle (default: 1). --threads is the "
+                   "old name; it is not the CP-SAT worker threads of solve/unique. --workers, as in certify, "
+                   "runs whole puzzles of a --count batch in N processes")
     p.add_argument("--no-timing", action="store_true",
                    help="leave the seconds line out of text/JSON files, so reruns are byte-identical")
     p.add_argument("--no-solution", action="store_true", help="leave the solution out of text/JSON output")
@@ -78,8 +99,11 @@ def parse_weights(text: str | None) -> list[float] | None:
     return weights
 
 
-def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str) -> Path:
-    return out / f"{rows}x{cols}-s{seed}.{'json' if fmt == 'json' else 'txt'}"
+def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str, level: str = "minimal") -> Path:
+    """Where --out writes a puzzle: the name says level (not for minimal, as before levels) size and seed; a level
+    first, so that a folder's sorted listing keeps the minimal puzzles first and each level together."""
+    tag = "" if level == "minimal" else f"{level}-"
+    return out / f"{tag}{rows}x{cols}-s{seed}.{'json' if fmt == 'json' else 'txt'}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,12 +111,17 @@ def run(args: argparse.Namespace) -> int:
     from ..solvers import Budget, BudgetExhausted
     from ..workers import run_jobs
 
+    global _interrupted
+    _interrupted = False  # a Ctrl-C of an earlier run in this process (jobs run here with one worker)
     rows, cols = parse_shape(args.size)
     if args.count < 1:
         raise FillominoError(f"--count must be at least 1, got {args.count}")
     if args.threads < 1:
-        raise FillominoError(f"--threads must be at least 1, got {args.threads}")
+        raise FillominoError(f"--race (--threads) must be at least 1, got {args.threads}")
+    if args.rating_budget is not None and not args.rating_budget > 0:
+        raise FillominoError(f"--rating-budget must be a positive number of seconds, got {args.rating_budget}")
     options = dict(
+        level=args.level,
         max_size=args.max_size,
         size_weights=parse_weights(args.size_weights),
         symmetry=args.symmetry,
@@ -101,12 +130,13 @@ def run(args: argparse.Namespace) -> int:
         max_clues=args.max_clues,
         budget=Budget.parse(args.budget),
         threads=args.threads,
+        rating_budget=args.rating_budget,
     )
     workers = workers_from(args)
     seeds = [args.seed + k for k in range(args.count)]
     out = Path(args.out) if args.out else None
     if out is not None:
-        _prepare_out(out, [target_path(out, rows, cols, s, args.format) for s in seeds], args.force)
+        _prepare_out(out, [target_path(out, rows, cols, s, args.format, args.level) for s in seeds], args.force)
     done = 0
     finished: dict[int, object] = {}
     try:
@@ -138,11 +168,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+_interrupted = False
+"""Set in a worker process once Ctrl-C has reached it: its later jobs stop at once."""
+
+
 def _generate_job(job: tuple) -> object:
+    """One puzzle. After a Ctrl-C a pool's worker would still take the batch's next queued chunk and make every
+    puzzle of it (minutes at a level) before the command could exit; so a worker, once interrupted, stops."""
     from ..generate import generate
 
+    global _interrupted
+    if _interrupted:
+        raise KeyboardInterrupt
     rows, cols, seed, options = job
-    return generate(rows, cols, seed, **options)
+    try:
+        return generate(rows, cols, seed, **options)
+    except BaseException as exc:
+        _interrupted = isinstance(exc, KeyboardInterrupt) or is_interrupt(exc)
+        raise
 
 
 def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int, done: int) -> None:
@@ -150,7 +193,7 @@ def _emit(made, args: argparse.Namespace, out: Path | None, rows: int, cols: int
     puzzle = _with_timing(made, args)
     text = _render(puzzle, args.format)
     if out is not None:
-        path = target_path(out, rows, cols, made.seed, args.format)
+        path = target_path(out, rows, cols, made.seed, args.format, made.level)
         _write_file(path, text)
         if args.json:
             print_json(_record(made, puzzle, str(path)), status="unique")
@@ -196,6 +239,10 @@ def _record(made, puzzle: Puzzle, path: str | None) -> dict:
         "generator": made.puzzle.meta("generator"),
         "options": made.puzzle.meta("options"),
         "attempts": made.attempts,
+        "level": made.level,
+        "score": made.score,
+        "ratings": made.ratings,
+        "rating_timeouts": made.rating_timeouts,
     }
     if path is not None:
         record["file"] = path

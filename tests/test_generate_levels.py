@@ -1,0 +1,189 @@
+"""The generator by level (issue 20): every puzzle is unique by the CNF engine, solved by the rater with only
+the techniques up to its level, rated at exactly that level with every technique, and every step the rater
+takes is sound by the audit; every option works with levels; the same seed and options give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from fillomino.cli import main
+from fillomino.formats import write_puzzle
+from fillomino.generate import DEFAULT_LEVEL, LEVELS, generate, symmetry_orbits
+from fillomino.logic import rate
+from fillomino.partition import DEFAULT_WEIGHTS, Stream, default_weights, random_answer, size_table
+from fillomino.puzzle import FillominoError, Puzzle, flatten, groups, is_solution
+from fillomino.solvers import Status, uniqueness
+from tests.test_logic import assert_sound
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def bare(puzzle: Puzzle) -> Puzzle:
+    return Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)
+
+
+def assert_at_level(made, level: str) -> None:
+    """The three checks of issue 20, plus what the puzzle's headers say."""
+    puzzle = bare(made.puzzle)
+    assert is_solution(puzzle, made.solution)
+    verdict = uniqueness(puzzle)  # the CNF engine, independent of the rater
+    assert verdict.status == Status.UNIQUE and verdict.solutions[0] == made.solution
+    assert rate(puzzle, max_level=level).solved, f"seed {made.seed}: the {level} techniques do not solve it"
+    rating = rate(puzzle)
+    assert rating.level == level, f"seed {made.seed}: rated {rating.level}, asked {level}"
+    assert_sound(puzzle, rating, engine=False)  # engine: checked just above
+    assert made.level == level and made.score == rating.score
+    assert made.puzzle.meta("level") == level and made.puzzle.meta("score") == str(rating.score)
+    assert f"--level {level}" in made.puzzle.meta("options")
+    assert made.rating_timeouts == 0
+
+
+@pytest.mark.parametrize("n, level, seeds", [
+    (5, "easy", range(3)), (6, "easy", range(2)), (7, "easy", range(2)),
+    (5, "medium", range(2, 5)), (6, "medium", (0, 1)), (7, "medium", (2,)),
+])
+def test_easy_and_medium_puzzles_are_unique_solved_at_their_level_and_sound(n, level, seeds):
+    for seed in seeds:
+        assert_at_level(generate(n, n, seed, level=level), level)
+
+
+def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
+    assert_at_level(generate(5, 5, 2, level="hard"), "hard")
+
+
+def test_the_default_level_is_medium_in_the_library_and_the_cli():
+    from fillomino.commands import generate as command
+
+    assert DEFAULT_LEVEL == "medium"
+    assert (command.LEVELS, command.DEFAULT_LEVEL) == (LEVELS, DEFAULT_LEVEL)  # the CLI names them, not imports
+
+
+def test_levels_from_one_seed_share_the_answer_when_the_first_order_succeeds():
+    easy, medium = generate(6, 6, 0, level="easy"), generate(6, 6, 0, level="medium")
+    assert easy.solution == medium.solution == generate(6, 6, 0, level="minimal").solution
+    assert easy.clues > medium.clues and easy.score < medium.score
+
+
+# ---------------------------------------------------------------- options with levels
+
+
+def test_symmetry_removes_whole_orbits_at_a_level():
+    for symmetry in ("rot180", "mirror"):
+        made = generate(6, 6, 1, level="easy", symmetry=symmetry)
+        clued = set(made.puzzle.clue_cells())
+        assert all(set(o) <= clued or not set(o) & clued for o in symmetry_orbits(6, 6, symmetry))
+        assert_at_level(made, "easy")
+
+
+def test_clue_every_region_at_a_level():
+    made = generate(6, 6, 2, level="easy", clue_every_region=True)
+    for region in groups(flatten(made.solution), 6, 6):
+        assert any(made.puzzle.clues[c] for c in region)
+    assert "--clue-every-region" in made.puzzle.meta("options")
+    assert_at_level(made, "easy")
+
+
+def test_min_and_max_clues_at_a_level():
+    plain = generate(6, 6, 0, level="easy")
+    rich = generate(6, 6, 0, level="easy", min_clues=plain.clues + 6)
+    assert rich.clues == plain.clues + 6
+    assert_at_level(rich, "easy")
+    capped = generate(6, 6, 0, level="easy", max_clues=plain.clues - 2)
+    assert capped.clues <= plain.clues - 2 and capped.orders > 1
+    assert_at_level(capped, "easy")
+
+
+def test_racing_processes_give_the_same_puzzle_at_a_level():
+    one, two = generate(6, 6, 3, level="easy"), generate(6, 6, 3, level="easy", threads=2)
+    assert (one.puzzle.clues, one.solution) == (two.puzzle.clues, two.solution)
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(FillominoError, match="unknown level"):
+        generate(5, 5, 0, level="tricky")
+
+
+# ---------------------------------------------------------------- reproducible, byte for byte
+
+
+PINNED = {("easy", 6, 0): "fillomino:6x6:a6c3a6a75a4a5a75a541b4f547b"}
+"""Generator version 3 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
+
+
+def test_pinned_levelled_puzzles_never_change():
+    for (level, n, seed), pid in PINNED.items():
+        assert write_puzzle(generate(n, n, seed, level=level).puzzle, "id") == pid
+
+
+def test_same_bytes_in_a_fresh_process_at_each_level():
+    argv = ["generate", "--size", "5x5", "--seed", "3", "--count", "2", "--no-timing", "--symmetry", "rot180"]
+    for level in ("easy", "medium"):
+        outputs = set()
+        for hash_seed in ("1", "2"):
+            done = subprocess.run([sys.executable, "-m", "fillomino", *argv, "--level", level], capture_output=True,
+                                  text=True, check=True, env=dict(os.environ, PYTHONHASHSEED=hash_seed))
+            outputs.add(done.stdout)
+        assert len(outputs) == 1 and f"level: {level}\n" in outputs.pop()
+
+
+def test_text_and_json_record_level_and_score(capsys):
+    assert main(["generate", "--size", "5x5", "--seed", "4", "--level", "easy", "--no-timing"]) == 0
+    text = capsys.readouterr().out
+    assert "options: --level easy --max-size 9" in text and "\nlevel: easy\nscore: " in text
+    assert main(["generate", "--size", "5x5", "--seed", "4", "--level", "easy", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["level"] == "easy" and record["score"] == int(text.split("score: ")[1].split()[0])
+    assert record["rating_timeouts"] == 0 and record["ratings"] > 0
+    assert main(["generate", "--size", "5x5", "--seed", "4", "--level", "minimal", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["level"] == "minimal" and record["score"] is None
+
+
+def test_race_is_the_new_name_of_threads(capsys):
+    for flag in ("--race", "--threads"):
+        assert main(["generate", "--size", "5x5", "--level", "easy", flag, "2", "--format", "id"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first == second
+
+
+def test_levelled_corpus_files_are_remade_byte_for_byte(capsys):
+    for path in (CORPUS / "06x06" / "easy-6x6-s0.txt", CORPUS / "06x06" / "medium-6x6-s0.txt"):
+        meta = dict(line.split(": ", 1) for line in path.read_text().split("grid:")[0].splitlines() if ": " in line)
+        argv = ["generate", "--size", meta["size"], "--seed", meta["seed"], *meta["options"].split(), "--no-timing"]
+        assert main(argv) == 0
+        assert capsys.readouterr().out == path.read_text(encoding="utf-8"), f"{path} differs from: fillomino {argv}"
+
+
+# ---------------------------------------------------------------- region sizes above 9 (issue 20)
+
+
+def test_default_weights_go_on_past_nine_when_max_size_does():
+    assert default_weights(9) == DEFAULT_WEIGHTS and default_weights(5) == DEFAULT_WEIGHTS
+    assert default_weights(12) == DEFAULT_WEIGHTS + (1, 1, 1)
+    sizes, _ = size_table(12, None)
+    assert sizes == list(range(1, 13))
+    assert size_table(12, [1, 1, 1])[0] == [1, 2, 3]  # a given short list draws nothing above its length
+
+
+def test_max_size_above_nine_draws_regions_above_nine():
+    """Before, the nine default weights meant no target above 9: regions of 10-12 came only of rare merges."""
+    sizes = Counter()
+    for seed in range(3):
+        answer = random_answer(20, 20, Stream(f"big|{seed}"), 12)
+        assert is_solution(Puzzle.empty(20, 20), answer)
+        sizes.update(len(g) for g in groups(flatten(answer), 20, 20))
+    assert max(sizes) <= 12 and sum(sizes[k] for k in (10, 11, 12)) >= 10
+
+
+def test_max_size_twelve_is_recorded_with_its_weights():
+    made = generate(7, 7, 0, level="easy", max_size=12)
+    assert "--max-size 12 --size-weights 1,3,5,6,6,5,3,2,1,1,1,1" in made.puzzle.meta("options")
+    assert_at_level(made, "easy")
