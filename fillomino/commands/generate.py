@@ -109,7 +109,7 @@ def target_path(out: Path, rows: int, cols: int, seed: int, fmt: str, level: str
 def run(args: argparse.Namespace) -> int:
     from ..progress import Progress
     from ..solvers import Budget, BudgetExhausted
-    from ..workers import run_jobs
+    from ..workers import in_order, run_jobs
 
     global _interrupted
     _interrupted = False  # a Ctrl-C of an earlier run in this process (jobs run here with one worker)
@@ -138,16 +138,13 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         _prepare_out(out, [target_path(out, rows, cols, s, args.format, args.level) for s in seeds], args.force)
     done = 0
-    finished: dict[int, object] = {}
     try:
         # Puzzles are printed in seed order whatever order the workers finish them in.
         with Progress(len(seeds), "generating", unit="puzzle", quiet=args.quiet or args.count == 1) as bar:
-            for k, made in run_jobs(_generate_job, [(rows, cols, s, options) for s in seeds], workers):
-                finished[k] = made
-                bar.advance()
-                while done in finished:
-                    _emit(finished.pop(done), args, out, rows, cols, done)
-                    done += 1
+            jobs = [(rows, cols, s, options) for s in seeds]
+            for _k, made in in_order(run_jobs(_generate_job, jobs, workers), lambda _k, _made: bar.advance()):
+                _emit(made, args, out, rows, cols, done)
+                done += 1
     except BudgetExhausted:
         # A spent budget exits 3 in every command: the puzzle could not be proved unique in time.
         where = f" ({done} of {plural(len(seeds), 'puzzle')} written to {out})" if out is not None else ""
