@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The long runs CI leaves out, run by hand: both engines and minimality on the whole bundled corpus, both
+# The long runs CI leaves out, run by hand: both engines on the whole bundled corpus (minimality on its minimal
+# puzzles, the rater on its levelled ones), both
 # engines on the external corpus (when ../shared/corpus-external is present), and the tests marked `long`
 # (the engine against every external puzzle's status, CP-SAT against CNF on the small external puzzles,
 # the generator's big puzzles). About an hour and a half on two idle cores. Writes its result, with the
@@ -56,7 +57,10 @@ certify() {  # certify STEP TITLE ARGS...: run one certification, append its com
     tail -n 3 "$report" >&2
 }
 
-certify corpus "Bundled corpus, both engines, every clue needed" corpus/ --both --minimal --budget "$BUDGET"
+# The minimal puzzles are named <RxC>-s<seed>.txt; the levelled ones (<level>-<RxC>-s<seed>.txt) keep clues a
+# person needs, so --minimal is asked of the first kind only and the rater of the second.
+certify corpus "Bundled corpus, both engines, every clue needed" corpus/*/[0-9]*.txt --both --minimal --budget "$BUDGET"
+certify levelled "Bundled levelled puzzles, both engines and the rater" corpus/*/[a-z]*.txt --both --rate --budget "$BUDGET"
 if [ -d ../shared/corpus-external ]; then
     certify external "External corpus, both engines, judged by status headers" ../shared/corpus-external \
         --both --expect-status --budget "$EXTERNAL_BUDGET"
