@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from stats import write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
+
 BEGIN = "<!-- count_clued begin -->"
 END = "<!-- count_clued end -->"
 METHODS = ("regions", "transfer", "enumerate", "ganak", "brute")
@@ -262,14 +264,7 @@ def report(randoms: list[dict], drafts_: list[dict], kinds: list[str], args: arg
 
 
 def write(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else ""
-    if BEGIN in text and END in text:
-        before, rest = text.split(BEGIN, 1)
-        after = rest.split(END, 1)[1].lstrip("\n")
-        text = before + section + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
+    write_section(path, section, BEGIN, END)
 
 
 if __name__ == "__main__":

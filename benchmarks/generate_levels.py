@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stats import percentile  # noqa: E402  (benchmarks/stats.py, beside this script)
+from stats import percentile, write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
 
 from fillomino.generate import GENERATOR_VERSION  # noqa: E402
 
@@ -148,14 +148,7 @@ def report(records: list[dict], sizes: list[str], levels: list[str], argv: str) 
 
 
 def write(path: Path, section: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if BEGIN in text and END in text:
-        before, rest = text.split(BEGIN, 1)
-        after = rest.split(END, 1)[1].lstrip("\n")
-        text = before + section + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
+    write_section(path, section, BEGIN, END)
 
 
 def main(argv: list[str] | None = None) -> int:

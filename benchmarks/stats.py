@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -17,3 +18,16 @@ def cpu_seconds() -> float:
     """CPU time of this process and of its finished children (say the racers of generate --threads)."""
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
+
+
+def write_section(path: Path, section: str, begin: str, end: str) -> None:
+    """Put ``section`` (which starts with ``begin`` and ends with ``end``) in place of the text between those
+    markers in ``path``, or at its end when they are not there yet; the rest of the file is kept."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if begin in text and end in text:
+        before, rest = text.split(begin, 1)
+        after = rest.split(end, 1)[1].lstrip("\n")
+        text = before + section + ("\n" + after if after else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    path.write_text(text, encoding="utf-8")
