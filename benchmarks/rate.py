@@ -7,6 +7,12 @@
 ``--write`` replaces the section "Logical rater" at the end of the file (or appends it). ``--results``
 keeps one JSON line per puzzle (file, source, shape, level, state, score, seconds, open cells), which
 ``--from-results`` reads back to rewrite the tables without rating again.
+
+    python benchmarks/rate.py --only 10x10 20x20 --budget 1 --lookahead full flat easy short --results la.jsonl
+
+``--lookahead`` rates with these look-ahead presets (fillomino.logic.LOOKAHEADS; default full); with more than
+one, each puzzle is rated with each in turn and the output is a table of each against the first (solved, CPU
+median and p95, levels that change), for docs/benchmarks.md's "Cheaper look-ahead" subsection.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle  # noqa: E402
-from fillomino.logic import rate  # noqa: E402
+from fillomino.logic import LOOKAHEADS, rate  # noqa: E402
 from fillomino.logic.rating import level_of  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
@@ -56,16 +62,17 @@ def rate_all(paths: list[Path], args: argparse.Namespace) -> list[dict]:
         puzzle = read_puzzle(str(path))
         if args.only and puzzle.shape not in args.only:
             continue
-        r = rate(puzzle, budget=args.budget)
-        published = next((PUBLISHED[w] for _, note in puzzle.metadata if _ == "note"
-                          for w in PUBLISHED if f"difficulty {w}" in note), None)
-        row = {"file": str(path.relative_to(ROOT) if ROOT in path.parents else path.name), "name": path.name,
-               "source": source_of(path), "shape": puzzle.shape, "level": r.level, "state": r.state,
-               "score": r.score, "seconds": round(r.seconds, 4), "open": r.open_cells, "steps": len(r.steps),
-               "published": published, "counts": r.counts, "used_level": r.used_level}
-        rows.append(row)
-        print(f"[{k}/{len(paths)}] {row['file']} {row['shape']} {row['level']} {row['state']} "
-              f"{row['seconds']:.3f}s", file=sys.stderr, flush=True)
+        for lookahead in args.lookahead:
+            r = rate(puzzle, budget=args.budget, lookahead=lookahead)
+            published = next((PUBLISHED[w] for _, note in puzzle.metadata if _ == "note"
+                              for w in PUBLISHED if f"difficulty {w}" in note), None)
+            row = {"file": str(path.relative_to(ROOT) if ROOT in path.parents else path.name), "name": path.name,
+                   "source": source_of(path), "shape": puzzle.shape, "level": r.level, "state": r.state,
+                   "score": r.score, "seconds": round(r.seconds, 4), "open": r.open_cells, "steps": len(r.steps),
+                   "published": published, "counts": r.counts, "used_level": r.used_level, "lookahead": lookahead}
+            rows.append(row)
+            print(f"[{k}/{len(paths)}] {row['file']} {row['shape']} {lookahead} {row['level']} {row['state']} "
+                  f"{row['seconds']:.3f}s", file=sys.stderr, flush=True)
     return rows
 
 
@@ -173,6 +180,56 @@ def section(rows: list[dict], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def lookahead_table(rows: list[dict], names: list[str]) -> list[str]:
+    """Each look-ahead preset against the first, per group of puzzles: solved, CPU time, and how the levels
+    of the puzzles solved by both move (harder, easier: with the depth rule a missing refutation can do either)."""
+    rank = {lv: k for k, lv in enumerate(LEVEL_ORDER)}
+    by: dict[tuple[str, str], dict[str, dict[str, dict]]] = defaultdict(lambda: defaultdict(dict))
+    for r in rows:
+        group = ("corpus/" if r["source"] == "corpus" else "external", r["shape"])
+        by[group][r.get("lookahead", "full")][r["file"]] = r
+    out = ["| puzzles | look-ahead | rated | solved | median | p95 | max | budget ran out | "
+           "same level | harder | easier | newly solved | no longer solved |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for group in sorted(by, key=lambda g: (g[0] != "external", area(g[1]))):
+        base = by[group].get(names[0], {})
+        for name in names:
+            rs = by[group].get(name, {})
+            if not rs:
+                continue
+            t = [r["seconds"] for r in rs.values()]
+            same = harder = easier = gained = lost = 0
+            for f, r in rs.items():
+                b = base.get(f)
+                if b is None:
+                    continue
+                if r["state"] == "solved" and b["state"] == "solved":
+                    d = rank[r["level"]] - rank[b["level"]]
+                    same, harder, easier = same + (d == 0), harder + (d > 0), easier + (d < 0)
+                gained += r["state"] == "solved" and b["state"] != "solved"
+                lost += r["state"] != "solved" and b["state"] == "solved"
+            solved = sum(r["state"] == "solved" for r in rs.values())
+            moved = f"{same} | {harder} | {easier} | {gained} | {lost} |" if name != names[0] else "- | - | - | - | - |"
+            out.append(f"| {group[0]} {group[1]} | {name} | {len(rs)} | {solved} | {fmt_s(percentile(t, 0.5))} | "
+                       f"{fmt_s(percentile(t, 0.95))} | {fmt_s(max(t))} | "
+                       f"{sum(r['state'] == 'budget' for r in rs.values())} | {moved}")
+    return out
+
+
+def level_moves(rows: list[dict], names: list[str]) -> list[str]:
+    """Per preset, how the level of each puzzle moves from the first preset's (``hard -> expert: 12``)."""
+    first = {r["file"]: r for r in rows if r.get("lookahead", "full") == names[0]}
+    out = []
+    for name in names[1:]:
+        moves = Counter(f"{first[r['file']]['level']} -> {r['level']}" for r in rows if r.get("lookahead") == name
+                        and r["file"] in first and first[r["file"]]["level"] != r["level"])
+        if moves:
+            out.append(f"- {name}: " + ", ".join(f"{m}: {n}" for m, n in moves.most_common()))
+        else:
+            out.append(f"- {name}: no level changes")
+    return out
+
+
 def write_levels(rows: list[dict]) -> int:
     """Put a ``level:`` header (before ``grid:``) into every corpus/ file whose rating did not depend on the
     budget (state solved or stuck: the same without a budget); returns how many files changed."""
@@ -209,14 +266,20 @@ def main() -> None:
     parser.add_argument("--results", help="write one JSON line per puzzle here")
     parser.add_argument("--from-results", nargs="+", help="read rows from --results files instead of rating")
     parser.add_argument("--write", help="replace the rater section at the end of this markdown file")
+    parser.add_argument("--lookahead", nargs="+", default=["full"], choices=list(LOOKAHEADS),
+                        help="look-ahead presets to rate with (default full); several: a table of each against the "
+                        "first")
     parser.add_argument("--write-levels", action="store_true",
                         help="put level: headers into corpus/ files rated without running out of budget")
     args = parser.parse_args()
     args.argv = [a for a in sys.argv[1:]]
+    compare = len(args.lookahead) > 1
+    if compare and (args.write or args.write_levels):
+        parser.error("--write and --write-levels take one --lookahead (the comparison table is printed)")
     if args.from_results:
         rows = [json.loads(line) for f in args.from_results for line in Path(f).read_text().splitlines()
                 if line.strip()]
-        rows = list({row["file"]: row for row in rows}.values())  # a puzzle rated twice: the last rating
+        rows = list({(row["file"], row.get("lookahead", "full")): row for row in rows}.values())  # the last rating
         for row in rows:  # the depth rule may have changed since: the level follows from the counts
             if row["state"] == "solved" and "counts" in row:
                 row["level"] = level_of(row["counts"])[0]
@@ -224,6 +287,10 @@ def main() -> None:
         rows = rate_all(files(args), args)
     if args.results and not args.from_results:
         Path(args.results).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if compare:
+        print("\n".join([*lookahead_table(rows, args.lookahead), "", "Levels that move:", "",
+                         *level_moves(rows, args.lookahead)]))
+        return
     if args.write_levels:
         print(f"level: headers changed in {write_levels(rows)} corpus files", file=sys.stderr)
     text = section(rows, args)

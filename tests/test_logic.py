@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fillomino.audit import audit, parse_steps
 from fillomino.formats import read_puzzle
-from fillomino.logic import LADDER, LEVELS, Board, check_level, hint, rate
+from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, check_level, hint, rate
 from fillomino.logic.candidates import values_of
 from fillomino.logic.rating import level_of
 from fillomino.logic.solver import solve
@@ -318,3 +318,56 @@ def test_groups_kept_up_to_date_match_a_recount():
         fresh = Board(board.rows, board.cols, list(board.cand))
         assert kept == [(g.value, g.cells) for g in fresh.groups()]
         assert all((board.group_at(i) is None) == (fresh.group_at(i) is None) for i in range(board.size))
+
+
+# ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------
+CHEAP = [name for name in LOOKAHEADS if name != "full"]
+LOOKAHEAD_SAMPLE = ["05x05/5x5-s4.txt", "05x05/5x5-s10.txt", "05x05/expert-5x5-s0.txt", "06x06/6x6-s0.txt",
+                    "06x06/6x6-s13.txt", "06x06/hard-6x6-s1.txt", "06x06/6x6-s12.txt"]
+"""Hard, expert and unrated corpus puzzles: the ones whose ratings run the look-ahead techniques."""
+
+
+@pytest.mark.parametrize("lookahead", CHEAP)
+@pytest.mark.parametrize("name", LOOKAHEAD_SAMPLE)
+def test_cheaper_lookahead_ratings_are_sound(name, lookahead):
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    rating = rate(puzzle, budget=1.0, lookahead=lookahead)
+    assert rating.state != "contradiction"
+    assert_sound(puzzle, rating)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 4), cols=st.integers(1, 4), lookahead=st.sampled_from(CHEAP), data=st.data())
+def test_cheaper_lookahead_on_random_boards_is_sound(rows, cols, lookahead, data):
+    clues = [data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5])) for _ in range(rows * cols)]
+    puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
+    rating = rate(puzzle, lookahead=lookahead)
+    solutions = bruteforce.pictures(rows, cols, puzzle.clues)
+    if rating.solved:
+        assert len(solutions) == 1
+    if rating.contradiction:
+        assert not solutions
+    assert_sound(puzzle, rating, engine=False)
+
+
+def _path(rating) -> list:
+    return [(s.technique, s.cells, s.removes, s.place) for s in rating.steps]
+
+
+def test_the_default_lookahead_is_full_and_a_cheaper_one_changes_the_path():
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    default = rate(puzzle)
+    assert _path(default) == _path(rate(puzzle, lookahead="full")) == _path(rate(puzzle, lookahead=Lookahead("x")))
+    assert (default.level, default.state) == ("hard", "solved")
+    cheap = rate(puzzle, lookahead=Lookahead("inner_bookkeeping", hard_inner="bookkeeping", expert_inner="bookkeeping"))
+    assert _path(cheap) != _path(default)
+    assert_sound(puzzle, cheap)
+
+
+def test_a_lookahead_must_run_gentler_techniques_than_itself():
+    with pytest.raises(ValueError):
+        Lookahead("loop", hard_inner="hard")
+    with pytest.raises(ValueError):
+        Lookahead("loop", expert_inner="expert")
+    with pytest.raises(ValueError):
+        rate(SEED, lookahead="nope")

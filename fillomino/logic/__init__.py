@@ -10,6 +10,7 @@ from __future__ import annotations
 from .candidates import Board
 from .rating import DEPTH, Rating, check_level, hint, rate
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER
+from .techniques import LADDER, LOOKAHEADS, Lookahead
 
-__all__ = ["DEPTH", "LADDER", "LEVELS", "Board", "LogicStep", "Rating", "check_level", "hint", "rate"]
+__all__ = ["DEPTH", "LADDER", "LEVELS", "LOOKAHEADS", "Board", "LogicStep", "Lookahead", "Rating", "check_level",
+           "hint", "rate"]

@@ -9,7 +9,7 @@ from ..puzzle import Puzzle
 from .candidates import Board
 from .solver import solve
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER
+from .techniques import LADDER, Lookahead, lookahead_of
 
 RATED = ("easy", "medium", "hard", "expert")
 DEPTH = {"easy": 0, "medium": 3, "hard": 2, "expert": 2}
@@ -95,11 +95,11 @@ def level_of(counts: dict[str, int]) -> tuple[str, str | None]:
 
 
 def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
-               budget: object = None, max_level: str = "expert") -> Rating:
+               budget: object = None, max_level: str = "expert", lookahead: str | Lookahead = "full") -> Rating:
     start = time.process_time()
     seconds = _budget_seconds(budget)
     deadline = None if seconds is None else start + seconds
-    run = solve(board, clues, max_level=max_level, deadline=deadline)
+    run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead)
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
@@ -115,15 +115,20 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
                   rows, cols, hardest, used, board.candidates_grid())
 
 
-def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert") -> Rating:
+def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
+         lookahead: str | Lookahead = "full") -> Rating:
     """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
     runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too.
     ``max_level``: use only the techniques up to that level (a generator asking "can a person at this level
-    solve it?"); a puzzle that needs more is "unrated" with state "stuck"."""
+    solve it?"); a puzzle that needs more is "unrated" with state "stuck". ``lookahead``: what the look-ahead
+    techniques run inside a hypothesis, a name of techniques.LOOKAHEADS ("full", the default, and cheaper ones
+    measured in docs/benchmarks.md) or a Lookahead; a cheaper one is as sound but rates some puzzles harder."""
     if max_level not in LEVELS:
         raise ValueError(f"max_level must be one of {', '.join(LEVELS)}, not {max_level!r}")
+    lookahead = lookahead_of(lookahead)
     board = Board.from_puzzle(puzzle)
-    return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget, max_level=max_level)
+    return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget, max_level=max_level,
+                      lookahead=lookahead)
 
 
 def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER, Context
+from .techniques import LADDER, Context, Lookahead, lookahead_of
 
 INCREMENTAL = True
 """Techniques look again only at what changed since they last found nothing (False: the whole grid every
@@ -64,13 +64,14 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
-          deadline: float | None = None, nested: bool = False) -> Run:
+          deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full") -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
-    budget means the same on a busy machine)."""
+    budget means the same on a busy machine). ``lookahead``: what runs inside a hypothesis (a name of
+    techniques.LOOKAHEADS or a Lookahead)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
-    ctx = Context(clues, solve, deadline, nested)
+    ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead))
     run = Run(board)
     empty = board.empty_cell()
     if empty is not None:

@@ -14,10 +14,51 @@ from dataclasses import dataclass, field
 
 from ..grid import boundary, component, component_sizes, components, distances, group_of
 from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
-from .steps import LogicStep
+from .steps import LEVELS, LogicStep
 
 POCKET_TRIES = 512
 """Most assignments pair/pocket try in one area; a bigger area is left to other techniques (never guessed)."""
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """What the two look-ahead techniques run inside a hypothesis: the techniques up to ``hard_inner`` for at
+    most ``hard_passes`` passes (short_contradiction, hard) and up to ``expert_inner`` for ``expert_passes``
+    (contradiction, expert). Any choice is sound (a rule the inner techniques break refutes the hypothesis);
+    a cheaper one finds fewer refutations, so a puzzle may rate harder or stay unrated."""
+
+    name: str
+    hard_inner: str = "medium"
+    hard_passes: int = 6
+    expert_inner: str = "hard"
+    expert_passes: int = 20
+
+    def __post_init__(self) -> None:
+        # a look-ahead running itself inside its own hypotheses would never end
+        for inner, level in ((self.hard_inner, "hard"), (self.expert_inner, "expert")):
+            if inner not in LEVELS or LEVELS.index(inner) >= LEVELS.index(level):
+                raise ValueError(f"the techniques inside a {level} hypothesis must be gentler than {level}, "
+                                 f"not {inner!r}")
+
+
+LOOKAHEADS: dict[str, Lookahead] = {
+    "full": Lookahead("full"),
+    "flat": Lookahead("flat", expert_inner="medium"),
+    "easy": Lookahead("easy", hard_inner="easy", expert_inner="medium"),
+    "short": Lookahead("short", hard_inner="easy", expert_inner="medium", expert_passes=8),
+}
+"""The look-ahead presets. full (the default): medium inside a hard hypothesis, hard (itself a look-ahead)
+inside an expert one. flat: no look-ahead inside a look-ahead. easy: flat, and only the easy techniques inside
+a hard hypothesis. short: easy, and at most 8 passes inside an expert hypothesis."""
+
+
+def lookahead_of(value: str | Lookahead) -> Lookahead:
+    """A preset by name (or a Lookahead as it is); ValueError on an unknown name."""
+    if isinstance(value, Lookahead):
+        return value
+    if value not in LOOKAHEADS:
+        raise ValueError(f"lookahead must be one of {', '.join(LOOKAHEADS)}, not {value!r}")
+    return LOOKAHEADS[value]
 
 
 @dataclass
@@ -33,6 +74,8 @@ class Context:
     dirty: set[int] | None = None
     """The cells changed since this technique last found nothing on this grid (None: look everywhere).
     Candidates only shrink, so whatever reads none of these cells still finds nothing."""
+    lookahead: Lookahead = field(default_factory=lambda: LOOKAHEADS["full"])
+    """What the look-ahead techniques run inside a hypothesis."""
 
 
 @dataclass
@@ -779,7 +822,8 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         trial.cand[c] = assumed
         trial.log.append(c)
         trial.changed([c])
-        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True)
+        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
+                        lookahead=ctx.lookahead)
         if run.state != "contradiction":
             continue
         last = run.steps[-1].sentence if run.steps else "a cell has no size left"
@@ -794,11 +838,13 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
 
 
 def short_contradiction(b: Board, ctx: Context) -> list[LogicStep]:
-    return _refute(b, ctx, "short_contradiction", "hard", 2, 6, "medium")
+    la = ctx.lookahead
+    return _refute(b, ctx, "short_contradiction", "hard", 2, la.hard_passes, la.hard_inner)
 
 
 def contradiction(b: Board, ctx: Context) -> list[LogicStep]:
-    return _refute(b, ctx, "contradiction", "expert", 3, 20, "hard")
+    la = ctx.lookahead
+    return _refute(b, ctx, "contradiction", "expert", 3, la.expert_passes, la.expert_inner)
 
 
 @dataclass(frozen=True)
