@@ -21,6 +21,9 @@ R = TypeVar("R")
 
 CHUNKS_PER_WORKER = 8
 """About this many chunks per worker, so the last chunks are small enough to balance the tail."""
+SOLO_SHARE = 8
+"""A job costing at least this fraction (1/8) of a chunk travels alone: grouping pays only for small jobs, and
+big ones grouped would run one after another on one worker while the others finish and wait."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,8 @@ class Workers:
 def chunks(costs: Sequence[float], parts: int) -> list[list[int]]:
     """Job indices grouped into chunks: costliest first, each chunk about ``total / parts`` in cost.
 
-    A job costlier than that is a chunk of its own; the order inside and across chunks is costliest first.
+    A job costing an eighth of that or more is a chunk of its own (SOLO_SHARE); the order inside and across
+    chunks is costliest first.
     """
     order = sorted(range(len(costs)), key=lambda i: (-costs[i], i))
     target = sum(costs) / max(parts, 1)
@@ -58,6 +62,9 @@ def chunks(costs: Sequence[float], parts: int) -> list[list[int]]:
     current: list[int] = []
     spent = 0.0
     for i in order:
+        if costs[i] * SOLO_SHARE >= target:
+            out.append([i])  # the costliest come first, so nothing is half-grouped yet
+            continue
         current.append(i)
         spent += costs[i]
         if spent >= target:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fillomino.certify import CertifyOptions, ResultsLog, certify_files, read_record
 from fillomino.cli import main
-from fillomino.workers import Workers, chunks, in_order, run_jobs
+from fillomino.workers import SOLO_SHARE, Workers, chunks, in_order, run_jobs
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -35,7 +35,18 @@ def test_chunks_hold_every_job_once_costliest_first(costs, parts):
     flat = [i for g in groups for i in g]
     assert sorted(flat) == list(range(len(costs)))
     assert [costs[i] for i in flat] == sorted(costs, reverse=True)
-    assert len(groups) <= max(parts, 1) + 1 or not costs
+    assert len(groups) <= (SOLO_SHARE + 1) * max(parts, 1) + 1 or not costs
+    target = sum(costs) / max(parts, 1)
+    assert all(len(g) == 1 for g in groups if costs[g[0]] * SOLO_SHARE >= target)
+
+
+def test_big_jobs_are_never_grouped_onto_one_worker():
+    # The corpus under --both: three 30x30 CP-SAT proofs (cost 9000) once shared a chunk, so one worker ran
+    # them one after another (about 45 CPU minutes before any record) while the other had long finished.
+    costs = [9000.0] * 3 + [6250.0] * 3 + [4000.0] * 20 + [100.0] * 300
+    groups = chunks(costs, 16)
+    assert groups[:26] == [[i] for i in range(26)]
+    assert len(groups) < 60  # the small ones still travel together
 
 
 @pytest.mark.parametrize("workers", [Workers(1), Workers(2)])
