@@ -34,20 +34,22 @@ trap 'rm -f "$report"' EXIT
     echo "(\`.ci/run\`); this is the whole of it."
 } > "$OUT"
 
-certify() {  # certify STEP TITLE ARGS...: run one certification, append its command, time and table to $OUT
+certify() {  # certify STEP TITLE FILES ARGS...: run one certification, append its command, time and table to $OUT
     local results=$RESULTS/$1.jsonl
     local title=$2
-    shift 2
+    local files=$3  # a glob, expanded here, so the log and the page show the pattern rather than 300 names
+    shift 3
     local start=$SECONDS
-    echo "=== $title: $FILLOMINO certify $*" >&2
-    $FILLOMINO certify "$@" --jobs "$JOBS" --results "$results" --resume > "$report"
+    echo "=== $title: $FILLOMINO certify $files $*" >&2
+    # shellcheck disable=SC2086
+    $FILLOMINO certify $files "$@" --jobs "$JOBS" --results "$results" --resume > "$report"
     local rc=$?
     [ "$rc" -eq 0 ] || status=1
     {
         echo
         echo "## $title"
         echo
-        echo "\`fillomino certify $* --jobs $JOBS --results $results --resume\`: exit $rc, $((SECONDS - start)) s wall"
+        echo "\`fillomino certify $files $* --jobs $JOBS --results $results --resume\`: exit $rc, $((SECONDS - start)) s wall"
         echo "in this invocation (puzzles already in \`$results\` from an earlier, stopped one are not run again)."
         echo
         echo '```'
@@ -59,8 +61,8 @@ certify() {  # certify STEP TITLE ARGS...: run one certification, append its com
 
 # The minimal puzzles are named <RxC>-s<seed>.txt; the levelled ones (<level>-<RxC>-s<seed>.txt) keep clues a
 # person needs, so --minimal is asked of the first kind only and the rater of the second.
-certify corpus "Bundled corpus, both engines, every clue needed" corpus/*/[0-9]*.txt --both --minimal --budget "$BUDGET"
-certify levelled "Bundled levelled puzzles, both engines and the rater" corpus/*/[a-z]*.txt --both --rate --budget "$BUDGET"
+certify corpus "Bundled corpus, both engines, every clue needed" 'corpus/*/[0-9]*.txt' --both --minimal --budget "$BUDGET"
+certify levelled "Bundled levelled puzzles, both engines and the rater" 'corpus/*/[a-z]*.txt' --both --rate --budget "$BUDGET"
 if [ -d ../shared/corpus-external ]; then
     certify external "External corpus, both engines, judged by status headers" ../shared/corpus-external \
         --both --expect-status --budget "$EXTERNAL_BUDGET"
