@@ -70,6 +70,10 @@ def test_hint_prints_the_next_step_and_renders_its_cells(capsys, tmp_path):
     assert svg.read_text().count('class="highlight"') == 4
     code, _, err = run(capsys, "hint", SEED_ID, "--render", str(svg))
     assert code == 2 and "--force" in err
+    code, _, err = run(capsys, "hint", SEED_ID, "--render", str(tmp_path / "nodir" / "h.svg"))
+    assert code == 2 and "does not exist" in err  # the one output rule, checked before the work
+    code, _, err = run(capsys, "hint", SEED_ID, "--render", str(tmp_path / "h.gif"))
+    assert code == 2 and "must end in .svg or .png" in err
 
 
 def test_hint_with_marks_and_json(capsys):

@@ -154,6 +154,32 @@ def check_output(flag: str, name: str, force: bool, *, exists_ok: bool = False) 
     return path
 
 
+IMAGE_FORMATS = (".svg", ".png")
+
+
+def check_image_output(flag: str, name: str, force: bool) -> str:
+    """``check_output`` for a drawing: also its format, ".svg" or ".png", from the extension."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in IMAGE_FORMATS:
+        raise FillominoError(f"{flag} {name!r} must end in .svg or .png (got {suffix or 'no extension'!r})")
+    check_output(flag, name, force)
+    return suffix
+
+
+def write_output(name: str | Path, data: str | bytes, force: bool) -> int:
+    """Write an output file checked by ``check_output``: created exclusively unless ``force``, so a file that
+    appeared meanwhile is still not overwritten. Returns the bytes written."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(name, "wb" if force else "xb") as fh:
+            fh.write(payload)
+    except FileExistsError:
+        raise FillominoError(f"{name} already exists: pass --force to overwrite it") from None
+    except OSError as exc:
+        raise FillominoError(f"cannot write {name}: {exc.strerror}") from None
+    return len(payload)
+
+
 def add_no_color(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain text boards, no ANSI colour")
 

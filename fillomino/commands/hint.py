@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..puzzle import FillominoError
 from .ambiguity import CANDIDATES_HELP, load_candidates
-from .common import add_input, add_json, add_no_color, load_puzzle, print_json
+from .common import add_input, add_json, add_no_color, check_image_output, load_puzzle, print_json, write_output
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,26 +32,17 @@ def run(args: argparse.Namespace) -> int:
     from ..logic.candidates import cell_name
     from ..terminal import format_board, use_color
 
+    suffix = check_image_output("--render", args.render, args.force) if args.render else None
     puzzle = load_puzzle(args.input)
     marks = load_candidates(args.marks, puzzle)
     step = hint(puzzle, marks)
     cols = puzzle.cols
     if args.render:
-        if not args.render.lower().endswith((".svg", ".png")):
-            raise FillominoError(f"--render {args.render}: the file name must end in .svg or .png")
         from .. import render
 
         cells = set() if step is None else {(c // cols, c % cols) for c in step.cells}
-        draw = render.render_svg if args.render.lower().endswith(".svg") else render.render_png
-        data = draw(puzzle, None, highlight=cells)
-        payload = data.encode("utf-8") if isinstance(data, str) else data
-        try:
-            with open(args.render, "wb" if args.force else "xb") as fh:
-                fh.write(payload)
-        except FileExistsError:
-            raise FillominoError(f"{args.render} already exists: pass --force to overwrite it") from None
-        except OSError as exc:
-            raise FillominoError(f"cannot write {args.render}: {exc.strerror}") from None
+        draw = render.render_svg if suffix == ".svg" else render.render_png
+        write_output(args.render, draw(puzzle, None, highlight=cells), args.force)
     if args.json:
         print_json({"technique": None, "steps": []} if step is None else
                    {**step.to_json(cols), "steps": step.audit_steps(cols)}, status="none" if step is None else "step")

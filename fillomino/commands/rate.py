@@ -15,6 +15,7 @@ from .common import (
     print_json,
     seconds_budget,
     workers_from,
+    write_output,
 )
 
 EPILOG = """Levels: easy, medium, hard, expert (the hardest technique the solve needs, with a depth rule:
@@ -89,16 +90,6 @@ def format_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths)), r[-1]]).rstrip() for r in [head, *rows])
 
 
-def _write_steps(path: str, text: str, force: bool) -> None:
-    try:
-        with open(path, "w" if force else "x", encoding="utf-8") as fh:
-            fh.write(text)
-    except FileExistsError:
-        raise FillominoError(f"{path} already exists: pass --force to overwrite it") from None
-    except OSError as exc:
-        raise FillominoError(f"cannot write {path}: {exc.strerror}") from None
-
-
 def _summary(results: list) -> dict:
     """Counts over a batch: puzzles, rated and unrated, and how many of each level and of each state."""
     levels: dict[str, int] = {}
@@ -137,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
             bar.advance(unrated=sum(1 for r in ratings.values() if r.level == "unrated"))
     results = [(name, puzzle, ratings[k]) for k, (name, puzzle) in enumerate(puzzles)]
     if args.steps:
-        _write_steps(args.steps, results[0][2].audit_lines(), args.force)
+        write_output(args.steps, results[0][2].audit_lines(), args.force)
     states = {r.state for _, _, r in results}
     if args.json:
         objs = [{"puzzle": name, "shape": p.shape, **r.to_json(), "status": r.state} for name, p, r in results]

@@ -12,14 +12,15 @@ from .common import (
     add_engine_options,
     add_input,
     add_json,
+    add_no_color,
     cap_note,
-    check_output,
+    check_image_output,
     engine_kwargs,
     load_puzzle,
     print_json,
+    write_output,
 )
 
-FORMATS = (".svg", ".png")
 DEFAULT_CELL_SIZE = 40  # fillomino.render.DEFAULT_CELL_SIZE, not imported here to keep start-up light
 MAX_CELL_SIZE = 400
 """Beyond this a 100x100 picture runs into gigabytes: a request that large is a typo."""
@@ -45,14 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--cell-size", type=int, default=DEFAULT_CELL_SIZE, metavar="PX",
                    help=f"cell size in pixels, 4 to {MAX_CELL_SIZE} (default: {DEFAULT_CELL_SIZE})")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    p.add_argument("--no-color", action="store_true", help="no ANSI colour in the terminal board")
+    add_no_color(p)
     add_json(p)
     add_engine_options(p)
     p.set_defaults(run=run)
-
-
-def _engine_kwargs(args: argparse.Namespace) -> dict:
-    return engine_kwargs(args)  # the shared checks: --threads at least 1, and said when cnf ignores it
 
 
 def _solution(puzzle: Puzzle, args: argparse.Namespace, warnings: list[str]) -> Grid:
@@ -61,7 +58,7 @@ def _solution(puzzle: Puzzle, args: argparse.Namespace, warnings: list[str]) -> 
         return puzzle.solution
     from ..solvers import Status, uniqueness
 
-    verdict = uniqueness(puzzle, **_engine_kwargs(args))
+    verdict = uniqueness(puzzle, **engine_kwargs(args))
     if verdict.status is Status.NONE:
         raise FillominoError("the puzzle has no solution: nothing to draw with --solution")
     if verdict.status is Status.MULTIPLE:
@@ -91,7 +88,7 @@ def _possible(puzzle: Puzzle, args: argparse.Namespace) -> list[list[set[int]]]:
 def _two_solutions(puzzle: Puzzle, args: argparse.Namespace) -> tuple[Grid, Grid]:
     from ..solvers import Status, uniqueness
 
-    verdict = uniqueness(puzzle, **_engine_kwargs(args))
+    verdict = uniqueness(puzzle, **engine_kwargs(args))
     if verdict.status == Status.MULTIPLE:
         return verdict.solutions[0], verdict.solutions[1]
     if verdict.status == Status.UNKNOWN:
@@ -101,15 +98,6 @@ def _two_solutions(puzzle: Puzzle, args: argparse.Namespace) -> tuple[Grid, Grid
         Status.NONE: "the puzzle has no solution, so there is nothing to compare",
     }
     raise FillominoError(f"--diff: {reasons[verdict.status]}")
-
-
-def _check_output(path: Path, force: bool) -> str:
-    """The output format from the extension; refuse to overwrite or to write into a missing folder."""
-    suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise FillominoError(f"output {str(path)!r} must end in .svg or .png (got {suffix or 'no extension'!r})")
-    check_output("-o", str(path), force)
-    return suffix
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,7 +132,7 @@ def _draw(args: argparse.Namespace, warnings: list[str]) -> dict:
     if args.cell_size > MAX_CELL_SIZE:
         raise FillominoError(f"--cell-size {args.cell_size} is too large: use at most {MAX_CELL_SIZE}")
     out = Path(args.output) if args.output else None
-    suffix = _check_output(out, args.force) if out else None
+    suffix = check_image_output("-o", str(out), args.force) if out else None
     puzzle = load_puzzle(args.input)
 
     drawn = "diff" if args.diff else "solution" if args.solution else "ambiguity" if args.ambiguity else "puzzle"
@@ -173,14 +161,7 @@ def _draw(args: argparse.Namespace, warnings: list[str]) -> dict:
         data = draw(puzzle, answer, possible=possible, cell_size=args.cell_size)
 
     assert out is not None
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        with open(out, "wb" if args.force else "xb") as fh:  # "x": never overwrite without --force
-            fh.write(payload)
-    except FileExistsError:
-        raise FillominoError(f"{out} already exists: pass --force to overwrite it") from None
-    except OSError as exc:
-        raise FillominoError(f"cannot write {out}: {exc.strerror}") from None
+    written = write_output(out, data, args.force)
     if not args.json:
         print(f"wrote {out}", file=sys.stderr)
-    return result | {"bytes": len(payload)}
+    return result | {"bytes": written}
