@@ -121,11 +121,13 @@ def run(args: argparse.Namespace) -> int:
     puzzles = [(name, load_puzzle(name)) for name in args.inputs]  # read all first: bad input fails fast
     workers = workers_from(args)
     ratings: dict[int, object] = {}
+    unrated = 0
     with Progress(len(puzzles), "rating", unit="puzzle", quiet=args.quiet or len(puzzles) == 1) as bar:
         jobs = [(puzzle, budget) for _, puzzle in puzzles]
         for k, rating in run_jobs(_rate_job, jobs, workers, cost=lambda job: job[0].size):
             ratings[k] = rating
-            bar.advance(unrated=sum(1 for r in ratings.values() if r.level == "unrated"))
+            unrated += rating.level == "unrated"
+            bar.advance(unrated=unrated)
     results = [(name, puzzle, ratings[k]) for k, (name, puzzle) in enumerate(puzzles)]
     if args.steps:
         write_output(args.steps, results[0][2].audit_lines(), args.force)
