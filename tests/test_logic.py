@@ -283,19 +283,16 @@ def test_max_level_limits_the_ladder_and_a_harder_puzzle_is_left_stuck():
 
 
 # ---- incremental passes: the same steps as looking at the whole grid every pass ---------------------
-def _steps(puzzle: Puzzle, incremental: bool, monkeypatch, passes: int | None = None) -> tuple:
-    from fillomino.logic import solver as solver_module
-
-    monkeypatch.setattr(solver_module, "INCREMENTAL", incremental)
-    run = solve(Board.from_puzzle(puzzle), puzzle.clues, max_passes=passes)
+def _steps(puzzle: Puzzle, incremental: bool, passes: int | None = None) -> tuple:
+    run = solve(Board.from_puzzle(puzzle), puzzle.clues, max_passes=passes, incremental=incremental)
     return run.state, [(s.technique, s.cells, s.sentence, s.removes, s.place) for s in run.steps]
 
 
 @pytest.mark.parametrize("name", ["05x05/5x5-s4.txt", "06x06/6x6-s0.txt", "07x07/7x7-s3.txt"])
-def test_incremental_passes_take_the_same_steps_on_corpus_puzzles(name, monkeypatch):
+def test_incremental_passes_take_the_same_steps_on_corpus_puzzles(name):
     # puzzles that need look-ahead: the hypotheses start from the record of what each technique has seen
     puzzle = read_puzzle(str(ROOT / "corpus" / name))
-    assert _steps(puzzle, True, monkeypatch, 60) == _steps(puzzle, False, monkeypatch, 60)
+    assert _steps(puzzle, True, 60) == _steps(puzzle, False, 60)
 
 
 @settings(max_examples=40, deadline=None)
@@ -303,8 +300,7 @@ def test_incremental_passes_take_the_same_steps_on_corpus_puzzles(name, monkeypa
 def test_incremental_passes_take_the_same_steps_on_random_boards(rows, cols, data):
     clues = [data.draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5, 6])) for _ in range(rows * cols)]
     puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
-    with pytest.MonkeyPatch.context() as mp:
-        assert _steps(puzzle, True, mp) == _steps(puzzle, False, mp)
+    assert _steps(puzzle, True) == _steps(puzzle, False)
 
 
 def test_groups_kept_up_to_date_match_a_recount():

@@ -10,10 +10,6 @@ from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Context, Lookahead, lookahead_of
 
-INCREMENTAL = True
-"""Techniques look again only at what changed since they last found nothing (False: the whole grid every
-pass; the steps are the same either way, which tests/test_logic.py checks)."""
-
 DIRTY_MAX = 32
 """More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
 
@@ -64,14 +60,17 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
-          deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full") -> Run:
+          deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
+          incremental: bool = True) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
     budget means the same on a busy machine). ``lookahead``: what runs inside a hypothesis (a name of
-    techniques.LOOKAHEADS or a Lookahead)."""
+    techniques.LOOKAHEADS or a Lookahead). ``incremental``: techniques look again only at what changed
+    since they last found nothing (False: the whole grid every pass, in the look-ahead's runs too; the
+    steps are the same either way, which tests/test_logic.py checks)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
-    ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead))
+    ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental)
     run = Run(board)
     empty = board.empty_cell()
     if empty is not None:
@@ -98,7 +97,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
             return run
         for t in ladder:
             ctx.dirty = None
-            if INCREMENTAL and not t.lookahead:
+            if incremental and not t.lookahead:
                 since = board.clean.get(t.name)
                 if since is not None:
                     ctx.dirty = set(board.log[since:])
@@ -111,7 +110,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
             except Contradiction as exc:
                 found = [_contradiction_step(board, t.name, t.level, exc)]
             if not found:
-                if INCREMENTAL and not t.lookahead and not (deadline is not None and time.process_time() > deadline):
+                if incremental and not t.lookahead and not (deadline is not None and time.process_time() > deadline):
                     board.clean[t.name] = len(board.log)
                 continue
             run.passes.append(t.name)

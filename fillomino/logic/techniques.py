@@ -76,6 +76,8 @@ class Context:
     Candidates only shrink, so whatever reads none of these cells still finds nothing."""
     lookahead: Lookahead = field(default_factory=lambda: LOOKAHEADS["full"])
     """What the look-ahead techniques run inside a hypothesis."""
+    incremental: bool = True
+    """Whether solver runs, the look-ahead's included, look again only at what changed (see solver.solve)."""
 
 
 @dataclass
@@ -823,7 +825,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         trial.log.append(c)
         trial.changed([c])
         run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
-                        lookahead=ctx.lookahead)
+                        lookahead=ctx.lookahead, incremental=ctx.incremental)
         if run.state != "contradiction":
             continue
         last = run.steps[-1].sentence if run.steps else "a cell has no size left"
