@@ -12,7 +12,7 @@ new answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .grid import distances, neighbour_table
@@ -305,12 +305,58 @@ LOCAL_LIMIT = 4
 """Removals of at most this many cells ask the local question first (larger ones are mostly unique)."""
 
 
-class _Carver:
-    """The greedy carving pass, asked in chunks and pruned by alternative solutions already seen.
+class _ClueRules:
+    """--min-clues and --clue-every-region: whether a removal from the kept clues keeps both."""
 
-    Chunks: if removing a whole run of orbits keeps the answer unique, the one-by-one pass would
-    have removed each of them (more clues never admit more solutions), so one question settles the
-    run; otherwise the run is halved. The result is exactly the one-by-one pass's, in fewer questions.
+    def __init__(self, values: list[int], rows: int, cols: int, clue_every_region: bool,
+                 min_clues: int | None) -> None:
+        self.min_clues = min_clues or 0
+        self.region_of: list[int] | None = None
+        self.region_cells: list[list[int]] = []
+        if clue_every_region:
+            self.region_of = [0] * len(values)
+            for r, cells in enumerate(groups(values, rows, cols)):
+                for c in cells:
+                    self.region_of[c] = r
+                self.region_cells.append(cells)
+
+    def allow(self, kept: set[int], removal: set[int]) -> bool:
+        if len(kept) - len(removal) < self.min_clues:
+            return False
+        if self.region_of is not None:
+            for r in {self.region_of[c] for c in removal}:
+                if not any(c in kept and c not in removal for c in self.region_cells[r]):
+                    return False
+        return True
+
+
+def _carve_in_chunks(order: list[list[int]], kept: set[int], removable: Callable[[set[int]], bool],
+                     accept: Callable[[set[int]], None]) -> None:
+    """The greedy pass over ``order`` (orbits of cells), asked in chunks: if a whole run of orbits may go
+    (``removable``), the one-by-one pass would have removed each of them (more clues never make a puzzle
+    harder to pin down), so one question settles the run; otherwise it is halved. ``accept`` removes what
+    may go from ``kept``. The result is exactly the one-by-one pass's, in fewer questions."""
+    def carve(run: list[list[int]]) -> bool:
+        removal = {c for orbit in run for c in orbit if c in kept}
+        if removal and removable(removal):
+            accept(removal)
+            return True
+        if len(run) > 1:
+            half = len(run) // 2
+            carve(run[:half])
+            carve(run[half:])
+        return False
+
+    chunk, i = 4, 0
+    while i < len(order):
+        run = order[i : i + chunk]
+        i += len(run)
+        chunk = min(chunk * 2, 64) if carve(run) else max(1, chunk // 2)
+
+
+class _Carver:
+    """The greedy carving pass for --level minimal, asked in chunks (``_carve_in_chunks``: a run of orbits
+    goes when the answer stays unique without it) and pruned by alternative solutions already seen.
 
     Known alternatives: each "multiple" reply brings a solution A. A removal is known to fail,
     without asking, when A agrees with the answer on every clue that would remain, i.e. when the
@@ -333,15 +379,7 @@ class _Carver:
         self.oracle = oracle
         self.shape = Puzzle.empty(rows, cols)
         self.kept = set(range(rows * cols))
-        self.min_clues = min_clues or 0
-        self.region_of: list[int] | None = None
-        self.region_clues: list[int] = []
-        if clue_every_region:
-            self.region_of = [0] * (rows * cols)
-            for r, cells in enumerate(groups(self.values, rows, cols)):
-                for c in cells:
-                    self.region_of[c] = r
-                self.region_clues.append(len(cells))
+        self.rules = _ClueRules(self.values, rows, cols, clue_every_region, min_clues)
         self.live: list[set[int]] = []
         self.alts_at: dict[int, list[int]] = {}
         self.all_cells = frozenset(range(rows * cols))
@@ -351,38 +389,8 @@ class _Carver:
         self.calls = self.known = self.local_hits = self.fresh = 0
 
     def run(self, order: list[list[int]]) -> None:
-        chunk = 4
-        i = 0
-        while i < len(order):
-            run = order[i : i + chunk]
-            i += len(run)
-            whole = self._process(run)
-            chunk = min(chunk * 2, 64) if whole else max(1, chunk // 2)
-
-    def _process(self, run: list[list[int]]) -> bool:
-        """Carve ``run`` as the one-by-one pass would; True when it went in one question."""
-        removal = {c for orbit in run for c in orbit if c in self.kept}
-        if removal and self._allowed(removal) and self._unique_without(removal):
-            self._accept(removal)
-            return True
-        if len(run) > 1:
-            half = len(run) // 2
-            self._process(run[:half])
-            self._process(run[half:])
-        return False
-
-    def _allowed(self, removal: set[int]) -> bool:
-        """Whether the removal keeps --min-clues and (with --clue-every-region) a clue in every region."""
-        if len(self.kept) - len(removal) < self.min_clues:
-            return False
-        if self.region_of is not None:
-            lost: dict[int, int] = {}
-            for c in removal:
-                r = self.region_of[c]
-                lost[r] = lost.get(r, 0) + 1
-            if any(self.region_clues[r] == n for r, n in lost.items()):
-                return False
-        return True
+        _carve_in_chunks(order, self.kept, lambda removal: self.rules.allow(self.kept, removal)
+                         and self._unique_without(removal), self._accept)
 
     def _unique_without(self, removal: set[int]) -> bool:
         for c in removal:
@@ -448,8 +456,6 @@ class _Carver:
         for c in removal:
             for a in self.alts_at.pop(c, ()):
                 self.live[a].discard(c)
-            if self.region_of is not None:
-                self.region_clues[self.region_of[c]] -= 1
 
 
 def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int) -> None:
@@ -487,7 +493,7 @@ class _Made:
 class _LevelCarver:
     """Carving one answer to a level with the logical rater: phases, orders, clues put back.
 
-    One order removes orbits (in chunks, as _Carver) while the rater with the techniques up to a phase's
+    One order removes orbits (in chunks, ``_carve_in_chunks``) while the rater with the techniques up to a phase's
     level still solves the puzzle, one phase per level from easy up to the requested one: the cheap
     ratings remove most clues, and the costly ones (hard, expert look-ahead) are asked only about the
     clues the gentler levels could not spare. The result is then rated with every technique; if it is
@@ -502,17 +508,9 @@ class _LevelCarver:
         self.orbits = orbits
         self.level = level
         self.phases = RATED_LEVELS[: RATED_LEVELS.index(level) + 1]
-        self.min_clues = min_clues or 0
+        self.rules = _ClueRules(self.values, self.rows, self.cols, clue_every_region, min_clues)
         self.max_clues = max_clues
         self.rating_budget = rating_budget
-        self.region_of: list[int] | None = None
-        self.region_size: list[int] = []
-        if clue_every_region:
-            self.region_of = [0] * len(self.values)
-            for r, cells in enumerate(groups(self.values, self.rows, self.cols)):
-                for c in cells:
-                    self.region_of[c] = r
-                self.region_size.append(len(cells))
         self.ratings = self.orders = self.timeouts = 0
 
     def run(self, rng: Stream):
@@ -537,39 +535,11 @@ class _LevelCarver:
 
     def _carve(self, kept: set[int], order: list[list[int]]) -> set[int]:
         for phase in self.phases:
-            todo = [o for o in order if set(o) <= kept]
-            chunk, i = 4, 0
-            while i < len(todo):
-                run = todo[i : i + chunk]
-                i += len(run)
-                whole = self._process(kept, run, phase)
-                chunk = min(chunk * 2, 64) if whole else max(1, chunk // 2)
+            def removable(removal: set[int], phase: str = phase) -> bool:
+                return self.rules.allow(kept, removal) and self._solves(kept - removal, phase)
+
+            _carve_in_chunks([o for o in order if set(o) <= kept], kept, removable, kept.difference_update)
         return kept
-
-    def _process(self, kept: set[int], run: list[list[int]], phase: str) -> bool:
-        """Remove what the one-by-one pass over ``run`` would (more clues never stall the rater where fewer
-        do not); True when the whole run went in one rating."""
-        removal = {c for orbit in run for c in orbit if c in kept}
-        if removal and self._allowed(kept, removal) and self._solves(kept - removal, phase):
-            kept -= removal
-            return True
-        if len(run) > 1:
-            half = len(run) // 2
-            self._process(kept, run[:half], phase)
-            self._process(kept, run[half:], phase)
-        return False
-
-    def _allowed(self, kept: set[int], removal: set[int]) -> bool:
-        if len(kept) - len(removal) < self.min_clues:
-            return False
-        if self.region_of is not None:
-            left: dict[int, int] = {}
-            for c in kept:
-                r = self.region_of[c]
-                left[r] = left.get(r, 0) + (c not in removal)
-            if not all(left.get(r, 0) for r in range(len(self.region_size))):
-                return False
-        return True
 
     def _solves(self, kept: set[int], phase: str) -> bool:
         return self._rate(kept, phase).solved
