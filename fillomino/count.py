@@ -184,7 +184,7 @@ class _Run:
         if method == "enumerate" or (method == "transfer" and self.limit is not None):
             return self.enumerate(self.limit)
         if method == "transfer":
-            return self.transfer(max_states=None)
+            return self.transfer()
         if method == "ganak":
             return self.ganak()
         if not chosen or self.limit is not None:
@@ -227,13 +227,10 @@ class _Run:
             raise FillominoError("board too large for the region search: try --method enumerate") from None
         return self.result(n, True, "regions")
 
-    def enumerate(self, stop: int | None, seconds: float | None = None) -> CountResult:
-        """Count solutions one by one; stops after ``stop`` of them or ``seconds`` (then exact=False)."""
+    def enumerate(self, stop: int | None) -> CountResult:
+        """Count solutions one by one; stops after ``stop`` of them or at the deadline (then exact=False)."""
         self.method, self.found = "enumerate", 0
         deadline = self.clock.end
-        if seconds is not None:
-            mine = time.monotonic() + seconds
-            deadline = mine if deadline is None else min(deadline, mine)
         last = time.monotonic()
         it = iter_solutions(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=deadline)
         try:
@@ -255,12 +252,12 @@ class _Run:
                 close()
         return self.result(self.found, True, "enumerate")
 
-    def transfer(self, max_states: int | None) -> CountResult:
+    def transfer(self) -> CountResult:
         from .transfer import TransferLimits, count_cuts, count_pictures
 
         self.method = "transfer"
         counter = count_cuts if self.cuts else count_pictures
-        limits = TransferLimits(max_states=max_states, seconds=self.left())
+        limits = TransferLimits(seconds=self.left())
 
         def step(done: int, total: int) -> None:
             self.display.advance()
