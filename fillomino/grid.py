@@ -242,6 +242,14 @@ def connected(cells: Collection[int], nbrs: Nbrs) -> bool:
 # --- cell sets as bit masks (bit i = cell i): the hot loops of the region-laying counter ------------------
 
 
+def set_bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first: the cells of a cell mask (or the sizes of a size mask)."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
 @lru_cache(maxsize=64)
 def bit_neighbours(rows: int, cols: int) -> tuple[int, ...]:
     """For each cell, the bit mask of its orthogonal neighbours."""

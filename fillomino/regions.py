@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .grid import bit_components, bit_neighbours, bit_spread
+from .grid import bit_components, bit_neighbours, bit_spread, set_bits
 from .puzzle import Grid, Puzzle, to_grid
 
 Step = Callable[[int, int], None]
@@ -62,13 +62,6 @@ class Static:
     cover: int
     every: int
 
-
-def _cells(mask: int) -> Iterator[int]:
-    """The set bits of ``mask``, lowest first."""
-    while mask:
-        b = mask & -mask
-        mask ^= b
-        yield b.bit_length() - 1
 
 PROPAGATION_ROUNDS = 4
 
@@ -254,9 +247,9 @@ class RegionSearch:
             for i, r in enumerate(regions):
                 bit = 1 << i
                 cover |= r
-                for c in _cells(r):
+                for c in set_bits(r):
                     uses[c] |= bit
-                for c in _cells(bit_spread(r, self.rows, self.cols) & ~r):
+                for c in set_bits(bit_spread(r, self.rows, self.cols) & ~r):
                     touch[c] |= bit
             self.static[cell] = Static(regions, uses, touch, cover, (1 << len(regions)) - 1)
         return self.static[cell]
@@ -269,12 +262,12 @@ class RegionSearch:
         mask, marks = part
         alive = st.every
         uses = st.uses
-        for c in _cells(st.cover & ~mask):
+        for c in set_bits(st.cover & ~mask):
             alive &= ~uses[c]
         size = self.clue[cell]
         for k, cells in marks:
             if k == size:
-                for c in _cells(cells & st.cover):
+                for c in set_bits(cells & st.cover):
                     alive &= ~uses[c]
         return alive
 
@@ -290,7 +283,7 @@ class RegionSearch:
             return self._regions(part, mask & -mask), None
         valid: Lists = {}
         unlisted = 0
-        for c in _cells(clued):
+        for c in set_bits(clued):
             alive = lists.get(c) if lists else None
             if alive is None:
                 alive = self._listed(c, part)
@@ -310,14 +303,14 @@ class RegionSearch:
             return self._regions(part, unlisted), valid
         size = self.clue[best]
         regions = self.static[best].regions  # type: ignore[union-attr]
-        return [(regions[i], size) for i in _cells(cut[best])], valid
+        return [(regions[i], size) for i in set_bits(cut[best])], valid
 
     def _core(self, cell: int, alive: int) -> int:
         """The cells every region left in ``alive`` holds (each is in its first region)."""
         st = self.static[cell]
         uses = st.uses  # type: ignore[union-attr]
         core = 0
-        for c in _cells(st.regions[(alive & -alive).bit_length() - 1]):  # type: ignore[union-attr]
+        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):  # type: ignore[union-attr]
             if not alive & ~uses[c]:
                 core |= 1 << c
         return core
@@ -384,13 +377,13 @@ class RegionSearch:
                 other &= cover & ~done_other[c]
                 if other:
                     done_other[c] |= other
-                    for x in _cells(other):
+                    for x in set_bits(other):
                         new &= ~uses[x]
                 if not self.cuts:
                     same = core_by_size[v] & cover & ~done_same[c]
                     if same:
                         done_same[c] |= same
-                        for x in _cells(same):
+                        for x in set_bits(same):
                             new &= ~touch[x]
                 for d, core in cores.items():
                     if d != c and clue[d] == v:
@@ -398,7 +391,7 @@ class RegionSearch:
                         if fresh:
                             # a region takes d's certain cells exactly when it is d's region too (holds d)
                             done_shared[(c, d)] = done_shared.get((c, d), 0) | fresh
-                            for x in _cells(fresh):
+                            for x in set_bits(fresh):
                                 new &= ~(uses[d] ^ uses[x])
                 if new != alive:
                     if not new:
@@ -407,7 +400,7 @@ class RegionSearch:
                     cores[c] = self._core(c, new)
                     changed = True
             if need:
-                for x in _cells(need):
+                for x in set_bits(need):
                     holder = None
                     many = False
                     for c, alive in valid.items():
@@ -449,7 +442,7 @@ class RegionSearch:
             hit = region & cover
             if self.clue[d] == size:
                 hit |= halo & cover
-            for x in _cells(hit):
+            for x in set_bits(hit):
                 alive &= ~uses[x]
             if not alive:
                 return None
@@ -485,7 +478,7 @@ class RegionSearch:
                 parts, below = found
                 if self.sat_cells is not None:
                     mark = size if region & self.clued else -size  # negative: a region without a clue
-                    for c in _cells(region):
+                    for c in set_bits(region):
                         label[c] = mark
                 # several parts: one SAT check settles whether their product is zero
                 if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others):
@@ -524,7 +517,7 @@ class RegionSearch:
             self.sat.pin([self.sat.lit(c, v) for c, v in enumerate(self.clue) if v])
         model = self.sat
         assume = []
-        for c in _cells(((1 << self.n) - 1) & ~open_mask):
+        for c in set_bits(((1 << self.n) - 1) & ~open_mask):
             v = self.label[c]
             if v < 0:
                 v = BIG if -v > model.k else -v  # the model's abstract label: above K without a clue is BIG

@@ -112,3 +112,11 @@ def test_bit_mask_searches_match_the_list_searches(rows, cols, data):
     if cells:
         start = min(cells)
         assert bit_component(1 << start, mask, rows, cols) == sum(1 << c for c in component(start, cells, nbrs))
+
+
+def test_set_bits_lists_the_set_bits_lowest_first():
+    from fillomino.grid import set_bits
+
+    assert list(set_bits(0)) == []
+    assert list(set_bits(0b101001)) == [0, 3, 5]
+    assert list(set_bits(1 << 400 | 2)) == [1, 400]

@@ -7,10 +7,10 @@ a maximal connected set of fixed cells with the same size is a group (a region o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..grid import group_of, groups_by, neighbour_table
+from ..grid import group_of, groups_by, neighbour_table, set_bits
 from ..puzzle import Puzzle
 
 
@@ -23,12 +23,7 @@ def values_of(mask: int) -> list[int]:
     if mask.bit_count() > 16:  # one pass over the binary digits: no big-int arithmetic per size
         digits = bin(mask)[:1:-1]
         return [v for v, d in enumerate(digits) if d == "1"]
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return list(set_bits(mask))
 
 
 def single(mask: int) -> int:
@@ -231,11 +226,3 @@ class Board:
         if clues is not None:
             at = next((c for c in g.cells if clues[c]), at)
         return f"the {g.value} at {self.name(at)}"
-
-
-def iter_bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-

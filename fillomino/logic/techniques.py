@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..grid import boundary, component, component_sizes, components, distances, group_of
-from .candidates import Board, Contradiction, Group, bit, iter_bits, single, values_of
+from ..grid import boundary, component, component_sizes, components, distances, group_of, set_bits
+from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
 
 POCKET_TRIES = 512
@@ -373,7 +373,7 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
                 found[c] = {n: above}
             union |= b.cand[c] & ~above
             common &= b.cand[c]
-        for v in iter_bits(union & ~common & ~fixed_sizes & ~3):
+        for v in set_bits(union & ~common & ~fixed_sizes & ~3):
             if _late(ctx):
                 break
             b_v = bit(v)
@@ -381,7 +381,7 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
                 if len(part) < v:
                     for c in part:
                         _note_small(found, c, b_v, len(part))
-    for v in iter_bits(fixed_sizes & ~3):
+    for v in set_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
         if seeds is None:
@@ -714,7 +714,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
-    for v in iter_bits(present):
+    for v in set_bits(present):
         if _late(ctx):
             break
         allow = Allow(b.cand, v)
@@ -785,7 +785,7 @@ def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool
     for c in b.open_cells():
         m = b.cand[c]
         if bin(m).count("1") <= width:
-            for v in iter_bits(m):
+            for v in set_bits(m):
                 out.append((c, v, True))
                 seen.add((c, v, True))
     exits = []
