@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .possible import Allowed, Possible, explore, parse_candidates
-from .puzzle import FillominoError, Grid, Puzzle, to_grid
+from .puzzle import FillominoError, Grid, Puzzle, cell_name, to_grid
 from .solvers import Budget
 
 
@@ -210,9 +210,9 @@ def _judge(
                 if step.candidates[i] is not None and truth[i] - step.candidates[i]]  # type: ignore[operator]
         if lost:
             i, gone = lost[0]
-            r, cc = divmod(i, cols)
             more = f" (and {len(lost) - 1} more cells)" if len(lost) > 1 else ""
-            reason = (f"its candidate grid already lacks {', '.join(map(str, gone))} at r{r + 1}c{cc + 1}{more}, "
+            at = cell_name(*divmod(i, cols))
+            reason = (f"its candidate grid already lacks {', '.join(map(str, gone))} at {at}{more}, "
                       "which a solution uses: an earlier deduction the log does not show was unsound")
             bad = set(gone)
             return Judgement(index, step, False, reason, values,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .check import check_answer
 from .interrupts import is_interrupt
-from .puzzle import FillominoError, Grid, Puzzle
+from .puzzle import FillominoError, Grid, Puzzle, cell_name
 from .solvers.base import Budget, Status, Verdict, differing_cells
 from .workers import Workers, run_jobs
 
@@ -313,7 +313,7 @@ def _judge(record: Record, puzzle: Puzzle, verdict: Verdict, want: str) -> None:
         else:
             record.problems.append(f"ambiguous: {what}")
     elif status is Status.NONE:
-        clues = ", ".join(f"{puzzle.clue(r, c)} at r{r + 1}c{c + 1}" for r, c in verdict.conflict)
+        clues = ", ".join(f"{puzzle.clue(r, c)} at {cell_name(r, c)}" for r, c in verdict.conflict)
         record.problems.append(f"no solution ({name}): these clues already conflict: {clues}")
     elif status is Status.UNIQUE and want == "multiple":
         record.problems.append(f"status multiple, but {name} proved the puzzle unique")
@@ -340,7 +340,7 @@ def _check_minimal(record: Record, puzzle: Puzzle, solution: Grid, budget: Budge
                 break
             if status is Status.UNIQUE:
                 r, c = divmod(cell, puzzle.cols)
-                record.problems.append(f"not minimal: clue {puzzle.clues[cell]} at r{r + 1}c{c + 1} is not needed "
+                record.problems.append(f"not minimal: clue {puzzle.clues[cell]} at {cell_name(r, c)} is not needed "
                                        "(the puzzle stays unique without it)")
     finally:
         oracle.close()
@@ -361,7 +361,7 @@ def _all_valid(puzzle: Puzzle, verdict: Verdict) -> bool:
 
 
 def _cells(cells: Sequence[tuple[int, int]], limit: int = 8) -> str:
-    shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:limit])
+    shown = ", ".join(cell_name(r, c) for r, c in cells[:limit])
     return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .puzzle import UNMARKED, FillominoError, Grid, Puzzle, groups
+from .puzzle import UNMARKED, FillominoError, Grid, Puzzle, cell_name, groups
 
 Cell = tuple[int, int]
 
@@ -31,7 +31,7 @@ class Violation:
 
     def describe(self) -> str:
         """One line for people, cells named r1c4 (1-based) as in every text output."""
-        where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
+        where = ", ".join(cell_name(r, c) for r, c in self.cells)
         if self.rule == "R1":
             n = len(self.cells)
             return f"R1 region size: a group of {n} cell{'s' * (n != 1)} holds {self.number}: {where}"

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .puzzle import FillominoError, Grid, Puzzle, to_grid, validate_max_size
+from .puzzle import FillominoError, Grid, Puzzle, plural, to_grid, validate_max_size
 
 if TYPE_CHECKING:
     from .solvers import Budget
@@ -73,13 +73,12 @@ class CountResult:
     def describe(self) -> str:
         """One line: ``exactly 445 solutions`` / ``at least 1000 cuts`` plus the assumption made."""
         what = "cut" if self.cuts else "solution"
-        plural = "" if self.count == 1 else "s"
         if self.status == "unknown":
             text = f"unknown number of {what}s (none counted)"
         else:
-            text = f"{'exactly' if self.exact else 'at least'} {self.count} {what}{plural}"
+            text = f"{'exactly' if self.exact else 'at least'} {plural(self.count, what)}"
         if self.max_size is not None:
-            text += f" with regions of at most {self.max_size} cell{'s' * (self.max_size != 1)}"
+            text += f" with regions of at most {plural(self.max_size, 'cell')}"
         return text
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .clock import Clock
 from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Interrupted
 from .grid import component_sizes, components, neighbours
-from .puzzle import FillominoError, Puzzle, validate_max_size
+from .puzzle import FillominoError, Puzzle, cell_name, validate_max_size
 from .solvers import Budget, BudgetExhausted
 from .solvers import cnf as cnf_backend
 
@@ -133,7 +133,7 @@ def parse_candidates(puzzle: Puzzle, grid: Sequence[Sequence[Iterable[int] | int
                 items = [values]
             if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in items):
                 raise FillominoError(
-                    f"candidates at r{r + 1}c{c + 1} must be positive whole numbers, got {cell!r}"
+                    f"candidates at {cell_name(r, c)} must be positive whole numbers, got {cell!r}"
                 )
             out.append({v for v in items if v <= puzzle.size})
     return out

@@ -26,6 +26,16 @@ class FillominoError(Exception):
     """Unusable input or an impossible request; the message tells the user what and where."""
 
 
+def cell_name(row: int, col: int) -> str:
+    """A grid cell as every message names it: ``r1c4`` (1-based row and column)."""
+    return f"r{row + 1}c{col + 1}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 step``, ``2 steps``: counts in messages read as English."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """An R x C Fillomino: clues row-major (0 = no clue), optional stored solution and metadata.
@@ -51,7 +61,7 @@ class Puzzle:
             if not 0 <= v <= n:
                 r, c = divmod(i, self.cols)
                 raise FillominoError(
-                    f"clue {v} at r{r + 1}c{c + 1} is out of range 1..{n} for a {self.rows}x{self.cols} grid"
+                    f"clue {v} at {cell_name(r, c)} is out of range 1..{n} for a {self.rows}x{self.cols} grid"
                 )
         if self.solution is not None:
             if len(self.solution) != self.rows or any(len(row) != self.cols for row in self.solution):

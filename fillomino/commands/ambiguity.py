@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..puzzle import FillominoError, Puzzle
+from ..puzzle import FillominoError, Puzzle, cell_name
 from .common import (
     add_engine_options,
     add_input,
@@ -137,8 +137,8 @@ def describe(puzzle: Puzzle, result, color: bool = False) -> str:
             "loose cells (row, column: values):",
         ]
         loose = result.loose_cells()
-        width = max(len(f"r{r + 1}c{c + 1}") for r, c, _ in loose)
-        lines += [f"  {f'r{r + 1}c{c + 1}':<{width}}  {' '.join(map(str, vs))}" for r, c, vs in loose]
+        width = max(len(cell_name(r, c)) for r, c, _ in loose)
+        lines += [f"  {cell_name(r, c):<{width}}  {' '.join(map(str, vs))}" for r, c, vs in loose]
     if cap_note(result.max_size):
         lines.append(cap_note(result.max_size))
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..puzzle import FillominoError
+from ..puzzle import FillominoError, cell_name, plural
 from .ambiguity import CANDIDATES_HELP, load_candidates, read_source
 from .common import (
     add_engine_options,
@@ -15,7 +15,6 @@ from .common import (
     cap_note,
     engine_kwargs,
     load_puzzle,
-    plural,
     print_json,
 )
 
@@ -89,7 +88,7 @@ def describe(puzzle, result, every: bool = False, color: bool = False) -> str:
         r, c = j.step.cell
         shown = ", ".join(map(str, j.values)) or "none"
         lines.append(f"{'unsound' if every else 'first unsound'} step {j.index} (line {j.step.line}): "
-                     f"{j.step.technique} at r{r + 1}c{c + 1} {j.step.action()}: {j.reason} "
+                     f"{j.step.technique} at {cell_name(r, c)} {j.step.action()}: {j.reason} "
                      f"(values in solutions: {shown})")
         if j.witness is not None and not every:
             lines.append("a solution that refutes it:")

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..puzzle import FillominoError
-from .common import add_quiet, add_workers, check_output, plural, print_json, workers_from
+from ..puzzle import FillominoError, plural
+from .common import add_quiet, add_workers, check_output, print_json, workers_from
 
 EXIT_FAILED = 1
 EXIT_UNKNOWN = 3

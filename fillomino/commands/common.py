@@ -184,11 +184,6 @@ def add_no_color(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain text boards, no ANSI colour")
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 step``, ``2 steps``: counts in clean English."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def cap_note(max_size: int | None) -> str:
     """The line every output carries when a region-size cap was assumed."""
     return "" if max_size is None else f"(assuming no region is larger than {max_size} cells: --max-size {max_size})"

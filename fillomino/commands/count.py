@@ -8,8 +8,8 @@ import re
 import sys
 import time
 
-from ..puzzle import FillominoError, Puzzle
-from .common import add_engine_options, add_json, add_quiet, load_puzzle, plural, print_json
+from ..puzzle import FillominoError, Puzzle, plural
+from .common import add_engine_options, add_json, add_quiet, load_puzzle, print_json
 
 EPILOG = """examples:
   fillomino count fillomino:3x3:a2b234b          exactly 1 solution

@@ -12,14 +12,13 @@ import argparse
 import sys
 from dataclasses import dataclass, field
 
-from ..puzzle import FillominoError, Puzzle, is_solution
+from ..puzzle import FillominoError, Puzzle, is_solution, plural
 from .common import (
     add_engine_options,
     add_json,
     add_quiet,
     add_workers,
     engine_kwargs,
-    plural,
     print_json,
     workers_from,
 )

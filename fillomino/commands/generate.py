@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from ..interrupts import is_interrupt
-from ..puzzle import FillominoError, Puzzle
-from .common import add_quiet, add_workers, plural, print_json, workers_from
+from ..puzzle import FillominoError, Puzzle, plural
+from .common import add_quiet, add_workers, print_json, workers_from
 
 FORMATS = ("text", "json", "id", "url")
 LEVELS = ("minimal", "easy", "medium", "hard", "expert")

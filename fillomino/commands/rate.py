@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..puzzle import FillominoError
+from ..puzzle import FillominoError, plural
 from .common import (
     add_json,
     add_quiet,
     add_workers,
     check_output,
     load_puzzle,
-    plural,
     print_json,
     seconds_budget,
     workers_from,

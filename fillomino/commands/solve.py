@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from ..puzzle import plural
 from .common import (
     add_engine_options,
     add_input,
@@ -14,7 +15,6 @@ from .common import (
     cap_note,
     engine_kwargs,
     load_puzzle,
-    plural,
     print_json,
     seconds_budget,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..puzzle import cell_name
 from .common import (
     add_engine_options,
     add_input,
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"already unique: no clue needed ({result.seconds:.2f} s)")
         else:
             n = len(result.clues)
-            added = ", ".join(f"{v} at r{r + 1}c{c + 1}" for r, c, v in result.clues)
+            added = ", ".join(f"{v} at {cell_name(r, c)}" for r, c, v in result.clues)
             print(f"unique with {n} more clue{'' if n == 1 else 's'} (verified, {result.seconds:.2f} s): {added}")
             if n > 1:  # irreducible, not proved fewest: say so rather than let it pass for the minimum
                 print(f"none of these can be left out, but fewer may do: the search is greedy, so the fewest that "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..puzzle import cell_name
 from .common import (
     add_engine_options,
     add_input,
@@ -64,14 +65,14 @@ def describe(puzzle, verdict, color: bool = False) -> str:
         lines.append(f"unique ({verdict.seconds:.3f} s)")
         lines.append(format_board(puzzle, verdict.solutions[0], color=color))
     elif status == "multiple":
-        cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in verdict.differ[:12])
+        cells = ", ".join(cell_name(r, c) for r, c in verdict.differ[:12])
         more = f" and {len(verdict.differ) - 12} more" if len(verdict.differ) > 12 else ""
         lines.append(f"multiple: at least two answers, differing in {len(verdict.differ)} cells: {cells}{more}")
         marked = set(verdict.differ)
         lines.append(side_by_side([format_board(puzzle, g, color=color, highlight=marked)
                                    for g in verdict.solutions]))
     elif status == "none":
-        clues = ", ".join(f"{puzzle.clue(r, c)} at r{r + 1}c{c + 1}" for r, c in verdict.conflict)
+        clues = ", ".join(f"{puzzle.clue(r, c)} at {cell_name(r, c)}" for r, c in verdict.conflict)
         lines.append(f"none: no answer; these clues already conflict: {clues}")
     else:
         lines.append("unknown: the budget ran out before the question was settled")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from ..puzzle import UNMARKED, FillominoError, Grid, Puzzle, validate_shape
+from ..puzzle import UNMARKED, FillominoError, Grid, Puzzle, cell_name, plural, validate_shape
 
 MAX_INPUT_CHARS = 8_000_000
 """Refuse bigger inputs outright: the largest legal grid with a solution and notes is far smaller."""
@@ -20,16 +20,6 @@ def _split_row(line: str, tokens: bool) -> list[tuple[str, int]]:
     if not tokens:
         return [(ch, i + 1) for i, ch in enumerate(line)]
     return [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line)]
-
-
-def counted(n: int, word: str) -> str:
-    """``1 cell``, ``2 cells``: counts in input messages read as English."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def cell_name(row: int, col: int) -> str:
-    """A grid cell as every message names it: ``r1c4`` (1-based row and column)."""
-    return f"r{row + 1}c{col + 1}"
 
 
 def _cell_value(tok: str, answer: bool) -> int:
@@ -126,7 +116,7 @@ def parse_rows(
         if len(cells) != expected:
             ref = f"like {placed.row(0)}" if cols is None else f"for the {cols}-column grid"
             head = f"{what} {placed.row(i)}" if placed.by == "cell" else f"{placed.row(i)}: {what} row"
-            raise FillominoError(f"{origin}: {head} has {counted(len(cells), 'cell')}, expected {expected} {ref}")
+            raise FillominoError(f"{origin}: {head} has {plural(len(cells), 'cell')}, expected {expected} {ref}")
         values = []
         for k, (tok, col) in enumerate(cells):
             try:

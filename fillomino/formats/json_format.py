@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..puzzle import MAX_CELLS, MAX_SIDE, UNMARKED, FillominoError, Puzzle, validate_shape
-from .cells import Rows, cell_name, check_metadata, counted, make_puzzle, parse_rows
+from .cells import Rows, cell_name, check_metadata, make_puzzle, parse_rows, plural
 
 
 def json_load(text: str, origin: str) -> object:
@@ -32,7 +32,7 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
         if not isinstance(row, list):
             raise FillominoError(f"{origin}: {what} row {i + 1} is not a list (or every row a string)")
         if len(row) != width:
-            raise FillominoError(f"{origin}: {what} row {i + 1} has {counted(len(row), 'cell')}, row 1 has {width}")
+            raise FillominoError(f"{origin}: {what} row {i + 1} has {plural(len(row), 'cell')}, row 1 has {width}")
         if i == 0 and cols is None:
             try:
                 validate_shape(len(rows), width)
@@ -57,7 +57,7 @@ def json_rows(rows: object, origin: str, what: str, answer: bool, cols: int | No
                 vals.append(v)
         out.append(vals)
     if cols is not None and width != cols:
-        raise FillominoError(f"{origin}: {what} has {counted(width, 'column')}, the grid has {cols}")
+        raise FillominoError(f"{origin}: {what} has {plural(width, 'column')}, the grid has {cols}")
     return out
 
 
@@ -101,7 +101,7 @@ def parse_json(text: str, origin: str) -> Puzzle:
     if sol_raw is not None:
         solution = json_rows(sol_raw, origin, "solution", answer=True, cols=len(grid[0]))
         if len(solution) != len(grid):
-            raise FillominoError(f"{origin}: solution has {counted(len(solution), 'row')}, the grid has {len(grid)}")
+            raise FillominoError(f"{origin}: solution has {plural(len(solution), 'row')}, the grid has {len(grid)}")
     meta_raw = data.get("metadata", inner.get("metadata"))
     metadata = _json_metadata(meta_raw, origin) if meta_raw is not None else ()
     return make_puzzle(grid, solution, metadata, origin)

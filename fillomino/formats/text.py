@@ -10,11 +10,11 @@ from .cells import (
     Rows,
     check_metadata,
     column_starts,
-    counted,
     format_rows,
     make_puzzle,
     needs_spaces,
     parse_rows,
+    plural,
 )
 
 _SHAPE = re.compile(r"([0-9]+)x([0-9]+)")
@@ -87,7 +87,7 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
             raise FillominoError(f"{origin}: line {lineno}: {exc}") from None
         cols = int(m.group(2))
         if len(blocks["grid"]) != int(m.group(1)):
-            found = counted(len(blocks["grid"]), "row")
+            found = plural(len(blocks["grid"]), "row")
             raise FillominoError(f"{origin}: line {lineno}: grid declared {value} but has {found}")
     grid = parse_rows(_placed(blocks["grid"], by, starts, slash_line), origin, answer=False, cols=cols)
     solution = None
@@ -98,7 +98,7 @@ def parse_text(text: str, origin: str = "<input>") -> Puzzle:
         sol_rows = blocks["solution"]
         if len(sol_rows) != len(grid):
             where = f"line {sol_rows[0][0]}" if sol_rows else "end of input"
-            found = counted(len(sol_rows), "row")
+            found = plural(len(sol_rows), "row")
             raise FillominoError(f"{origin}: {where}: solution has {found}, the grid has {len(grid)}")
         placed = _placed(sol_rows, by, starts, slash_line)
         solution = parse_rows(placed, origin, answer=True, cols=len(grid[0]), what="solution")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..grid import group_of, groups_by, neighbour_table, set_bits
 from ..puzzle import Puzzle
+from ..puzzle import cell_name as _cell_name
 
 
 def bit(v: int) -> int:
@@ -33,7 +34,7 @@ def single(mask: int) -> int:
 
 def cell_name(i: int, cols: int) -> str:
     """``r2c5``: 1-based row and column, as people read a grid."""
-    return f"r{i // cols + 1}c{i % cols + 1}"
+    return _cell_name(i // cols, i % cols)
 
 
 class Contradiction(Exception):
