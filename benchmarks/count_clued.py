@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from stats import write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
+from stats import percentile, write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
 
 BEGIN = "<!-- count_clued begin -->"
 END = "<!-- count_clued end -->"
@@ -186,10 +186,8 @@ def summary(rows: list[dict], kind: str) -> str:
     left = sum(1 for row in rows if row[kind]["regions"][0] is None)
     if not times:
         return f"{kind}: the region search finished none of {len(rows)}"
-    times.sort()
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
     return (f"{kind}: the region search finished {len(times)} of {len(rows)} (median {statistics.median(times):.2f} s, "
-            f"95th percentile {p95:.2f} s, slowest {times[-1]:.2f} s; {left} timed out)")
+            f"95th percentile {percentile(times, 0.95):.2f} s, slowest {max(times):.2f} s; {left} timed out)")
 
 
 def main() -> int:

@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree, not an installed copy
 
+from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
 from fillomino.puzzle import Puzzle  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
@@ -121,9 +122,7 @@ def removals(page: Page, puzzle: Puzzle) -> list[tuple[str, dict]]:
 def figures(values: list[float]) -> str:
     if not values:
         return " |  | "
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
-    return f"{statistics.median(values):.0f} | {p95:.0f} | {values[-1]:.0f}"
+    return f"{statistics.median(values):.0f} | {percentile(values, 0.95):.0f} | {max(values):.0f}"
 
 
 def table(rows: list[tuple[str, dict]], title: str) -> None:
