@@ -23,6 +23,7 @@ pytest.importorskip("starlette", reason="fillomino serve needs the serve extra: 
 pytest.importorskip("uvicorn", reason="fillomino serve needs the serve extra: pip install 'fillomino[serve]'")
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium: pip install selenium")
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -74,7 +75,15 @@ def browser():
 
 
 def wait(driver, condition, seconds: float = 30):
-    return WebDriverWait(driver, seconds, poll_frequency=0.02).until(lambda d: condition(d))
+    """Poll until condition holds; an element the page re-rendered mid-read means "not yet", not a failure."""
+    return WebDriverWait(driver, seconds, poll_frequency=0.02,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+
+
+def clue_texts(driver) -> list[str]:
+    """The board's clue texts, read in one script so a re-render cannot pull an element away mid-read."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board .clue'), e => e.textContent.trim())")
 
 
 def verdict(driver) -> str:
@@ -156,7 +165,7 @@ def test_edit_to_unique_export_and_errors(base: str, browser) -> None:
     # the link reopens the same state in a fresh page
     browser.get(base + "/#" + link)
     wait(browser, lambda d: verdict(d) == "unique")
-    clues = [int(e.text) for e in browser.find_elements(By.CSS_SELECTOR, "#board .clue")]
+    clues = [int(text) for text in clue_texts(browser)]
     assert clues == [v for v in parse_puzzle(link).clues if v]
 
     # garbage gets the reader's one-line message, the board stays
@@ -265,7 +274,7 @@ def test_drop_a_file_and_start_an_empty_grid(base: str, browser) -> None:
     cell(browser, 0, 0).click()
     board = browser.find_element(By.ID, "board")
     board.send_keys("3", Keys.ARROW_RIGHT, "3", Keys.ARROW_DOWN, "3")  # 33. / .3. has one solution
-    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#board .clue")] == ["3", "3", "3"])
+    wait(browser, lambda d: clue_texts(d) == ["3", "3", "3"])
     wait(browser, lambda d: verdict(d) == "unique" and settled(d))
     board.send_keys(Keys.DELETE)
     wait(browser, lambda d: verdict(d) == "multiple" and len(d.find_elements(By.CSS_SELECTOR, ".clue")) == 2)
