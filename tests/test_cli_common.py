@@ -99,6 +99,20 @@ def test_binary_stdin_gets_the_files_message(tmp_path):
     assert b"not a UTF-8 text file (byte 2)" in by_stdin.stderr
 
 
+@pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
+def test_stdin_and_a_file_read_windows_and_old_mac_line_endings_alike(tmp_path, newline):
+    data = b"\xef\xbb\xbf" + newline.join([b"3 . .", b". . .", b"1 . 3"]) + newline  # with a byte-order mark
+    path = tmp_path / "puzzle.txt"
+    path.write_bytes(data)
+    cmd = [sys.executable, "-m", "fillomino", "convert", "--to", "id"]
+    root = Path(__file__).resolve().parent.parent
+    by_file = subprocess.run([*cmd, str(path)], capture_output=True, timeout=60, cwd=root)
+    by_stdin = subprocess.run([*cmd, "-"], input=data, capture_output=True, timeout=60, cwd=root)
+    assert by_file.returncode == by_stdin.returncode == 0, by_file.stderr + by_stdin.stderr
+    assert by_file.stdout == by_stdin.stdout == subprocess.run(
+        [*cmd, "-"], input=data.replace(newline, b"\n")[3:], capture_output=True, timeout=60, cwd=root).stdout
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -36,29 +36,32 @@ def read_source(source: str, kind: str) -> tuple[str, str] | None:
     try:
         if path.stat().st_size > MAX_INPUT_CHARS:
             raise FillominoError(f"{source}: file is larger than {MAX_INPUT_CHARS} bytes")
-        return path.read_text(encoding="utf-8-sig"), source
-    except UnicodeDecodeError as exc:
-        raise FillominoError(f"{source}: not a UTF-8 text file (byte {exc.start})") from None
+        data = path.read_bytes()
     except OSError as exc:
         raise FillominoError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    return decode_input(data, source, "file"), source
 
 
 def _read_stdin() -> str:
     """Stdin decoded as a file is, so the same bytes get the same message either way."""
     raw = getattr(sys.stdin, "buffer", None)
-    if raw is None:  # a text stream put in place of stdin (tests, embedding programs)
-        text = sys.stdin.read(MAX_INPUT_CHARS + 1)
-    else:
-        data = raw.read(MAX_INPUT_CHARS + 1)
-        if len(data) > MAX_INPUT_CHARS:
-            raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} bytes")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise FillominoError(f"<stdin>: not a UTF-8 text file (byte {exc.start})") from None
+    if raw is not None:
+        return decode_input(raw.read(MAX_INPUT_CHARS + 1), "<stdin>", "input")
+    text = sys.stdin.read(MAX_INPUT_CHARS + 1)  # a text stream put in place of stdin (tests, embedding programs)
     if len(text) > MAX_INPUT_CHARS:
         raise FillominoError(f"<stdin>: input is larger than {MAX_INPUT_CHARS} characters")
     return text
+
+
+def decode_input(data: bytes, name: str, what: str) -> str:
+    """UTF-8 text (a byte-order mark dropped, any line ending read as a newline) or one line saying why not."""
+    if len(data) > MAX_INPUT_CHARS:
+        raise FillominoError(f"{name}: {what} is larger than {MAX_INPUT_CHARS} bytes")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FillominoError(f"{name}: not a UTF-8 text file (byte {exc.start})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def looks_inline(text: str) -> bool:
