@@ -8,7 +8,12 @@ Exactness for any region size: the model names sizes up to K and hides larger on
 (see fillomino.encode.cnf). Before reading values off, K is raised (doubled, or to a proven bound)
 until no solution has a BIG cell; from then on every label is a true size and every answer a true
 solution. Cells that cannot be BIG are bounded by K, so the larger labels stay confined to the
-areas where large regions can form (see ``Search``).
+areas where large regions can form (see ``Search``). ``possible`` may leave the last step of that
+proof to its own questions (BIG asked about like any unseen label): an answer showing BIG then
+sends it back to raise K, and when every question is answered no cell can be BIG.
+
+The questions: one over the whole grid, then one per cell with a short conflict allowance; the
+cells whose proof runs longer are asked together, so one UNSAT answer settles them all.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ from .solvers import cnf as cnf_backend
 COUNT_FROM = 4
 COUNT_AREA = 3
 """Sizes v >= COUNT_FROM confined to areas under COUNT_AREA * v cells get a count (see Search._area_counts)."""
+
+SHORT_PROOF = 1000
+"""Conflicts a cell's own question may spend; the cells whose proof runs longer are asked together in one
+question, which proves them all at once (measured faster than their proofs one by one)."""
 
 Allowed = list[set[int] | None]
 """Per cell (row-major), the values a solution may use there; None = any value."""
@@ -105,12 +114,20 @@ def explore(
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
     which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
     start = time.perf_counter()
-    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine)
+    search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine, defer_k=True)
     try:
         values = search.possible(progress=progress)
         return search.result(values, time.perf_counter() - start), values, list(search.solutions)
     finally:
         search.close()
+
+
+class _RegionAboveK(Exception):
+    """An answer showed a region above K while K was not proved (``Search.big_open``)."""
+
+
+class LongProof(Exception):
+    """A question ran past its conflict allowance (``Search._ask``'s ``conflicts``) without an answer."""
 
 
 def parse_candidates(puzzle: Puzzle, grid: Sequence[Sequence[Iterable[int] | int | None]]) -> Allowed:
@@ -181,6 +198,8 @@ class Search:
     """Every true solution met so far (insertion-ordered, each once)."""
     questions: int = 0
     sat_calls: int = 0
+    defer_k: bool = False
+    """Leave the proof that no region is larger than K to ``possible``'s own questions (see ``big_open``)."""
 
     def __post_init__(self) -> None:
         validate_max_size(self.puzzle, self.max_size)
@@ -191,8 +210,10 @@ class Search:
         self.upper = [clue or n for clue in self.puzzle.clues]
         self.nbrs = neighbours(self.puzzle.rows, self.puzzle.cols)
         self.model: CnfModel | None = None
+        self.big_open = False
+        """K is not proved yet: a cell may still be BIG, so ``possible`` asks about BIG with the other labels."""
         self._build()
-        self.solvable = self._settle()
+        self.solvable = self._settle(self.defer_k)
 
     # ---- model -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -261,8 +282,10 @@ class Search:
             if len(area) < COUNT_AREA * v and all(model.has(c, v) for c in area):
                 model.area_count(area, v)
 
-    def _ask(self, assumptions: list[int], pending: list[int] | None = None) -> Answer | None:
-        """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true."""
+    def _ask(self, assumptions: list[int], pending: list[int] | None = None,
+             conflicts: int | None = None) -> Answer | None:
+        """Solve under the assumptions, and when ``pending`` is given, with at least one of those literals true.
+        With ``conflicts``, raises ``LongProof`` once the solver has spent that many without an answer."""
         model = self.model
         assert model is not None
         self.questions += 1
@@ -270,21 +293,34 @@ class Search:
             act = model.pool.id(("possible-act", self.questions))
             model.add_clause([-act, *pending])
             assumptions = [*assumptions, act]
+        clock = self.clock
+        if conflicts is not None:  # a clock of its own, ending with the budget, charged back to it below
+            clock = Clock(self.clock.end, conflicts if self.clock.conflicts is None
+                          else min(conflicts, self.clock.conflicts))
+            allowance = clock.conflicts
         try:
-            return model.solve(assumptions, self.clock)
+            return model.solve(assumptions, clock)
         except Interrupted:
+            if clock is not self.clock:
+                self.clock.charge(allowance - clock.conflicts)  # type: ignore[operator]
+                clock = self.clock
+                if not self.clock.spent():
+                    raise LongProof from None
             raise BudgetExhausted(
                 "the budget ran out before every cell's possible values were settled: the answer is unknown"
             ) from None
         finally:
+            if clock is not self.clock:
+                self.clock.charge(allowance - clock.conflicts)  # type: ignore[operator]
             if pending is not None:
                 model.add_clause([-act])  # retire the question's clause for good
 
-    def _settle(self) -> bool:
+    def _settle(self, defer: bool = False) -> bool:
         """Raise K until no solution (within the base restriction) has a region above K. False: no solution.
 
         At each K: find every cell some answer shows BIG (one question per new answer, the last one
         UNSAT). The others are bounded by K; the BIG ones by their connected area of BIG-capable cells.
+        With ``defer``, a first answer without BIG leaves the last question to ``possible`` (``big_open``).
         """
         n = self.puzzle.size
         while True:
@@ -293,6 +329,10 @@ class Search:
             ans = self._ask([])
             if ans is None:
                 return False
+            if defer and not ans.big_groups and ans.exact:
+                self._keep(ans)
+                self.big_open = any(model.has(c, BIG) for c in range(n))
+                return True
             can_big: set[int] = set()
             largest = 0
             while ans is not None:
@@ -327,6 +367,14 @@ class Search:
                  progress: Callable[[int, int], None] | None = None) -> list[set[int]]:
         """Row-major possible values within the base restriction and ``narrower``; ``progress(done, cells)``
         hears of each cell settled."""
+        try:
+            return self._possible(narrower, progress)
+        except _RegionAboveK:  # K was not proved and is wrong: settle it the long way, then ask again
+            self.big_open = False
+            self.solvable = self._settle()
+            return self._possible(narrower, progress)
+
+    def _possible(self, narrower: Allowed | None, progress: Callable[[int, int], None] | None) -> list[set[int]]:
         n = self.puzzle.size
         seen: list[set[int]] = [set() for _ in range(n)]
         if not self.solvable:
@@ -339,32 +387,62 @@ class Search:
                 for c, v in enumerate(sol):
                     seen[c].add(v)
         assumptions = self._restrict(narrower)
+        impossible: set[int] = set()
+        """Literals proved false within ``narrower`` only."""
 
         def unseen(c: int) -> list[int]:
-            return [
-                model.lit(c, v)
-                for v in model.domain(c)
-                if v != BIG and v not in seen[c] and _allows(allowed, c, v) and model.lit(c, v) not in self.ruled_out
-            ]
+            lits = (model.lit(c, v) for v in model.domain(c)
+                    if (v != BIG or self.big_open) and v not in seen[c] and _allows(allowed, c, v))
+            return [lit for lit in lits if lit not in self.ruled_out and lit not in impossible]
 
-        def ask(pending: list[int]) -> bool:
+        def ask(pending: list[int], conflicts: int | None = None) -> bool:
             """One question; a new solution ticks its values (True), UNSAT means none is left (False)."""
-            ans = self._ask(assumptions, pending)
+            ans = self._ask(assumptions, pending, conflicts)
             if ans is None:
                 return False
+            if ans.big_groups:
+                raise _RegionAboveK
             self._keep(ans)
             for c, v in enumerate(ans.concrete):
                 seen[c].add(v)
             return True
 
-        # One question over the whole grid first (a unique grid is settled by it alone), then cell by
-        # cell, which needs fewer SAT calls than asking over the whole grid again.
-        if (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending):
-            for c in range(n):
-                while (pending := unseen(c)) and ask(pending):
-                    pass
+        def rule_out(lits: list[int]) -> None:
+            """Literals proved false in every solution asked about: stated for good when nothing was assumed."""
+            if assumptions:
+                impossible.update(lits)
+                return
+            for lit in lits:
+                model.add_clause([-lit])
+            self.ruled_out.update(lits)
+
+        # One question over the whole grid first (a unique grid is settled by it alone), then cell by cell
+        # with a short allowance each, which settles most cells in few conflicts; the cells whose proof runs
+        # longer are asked together, and one UNSAT answer settles them all.
+        settled = 0
+        todo = list(range(n)) if (pending := [lit for c in range(n) for lit in unseen(c)]) and ask(pending) else []
+        asked = bool(todo)
+        while todo:
+            slow: list[int] = []
+            for c in todo:
+                try:
+                    while pending := unseen(c):
+                        if not ask(pending, SHORT_PROOF):
+                            rule_out(pending)
+                            break
+                except LongProof:
+                    slow.append(c)
+                    continue
+                settled += 1
                 if progress is not None:
-                    progress(c + 1, n)
+                    progress(settled, n)
+            pending = [lit for c in slow for lit in unseen(c)]
+            if not pending or not ask(pending):
+                rule_out(pending)
+                break
+            todo = slow
+        if progress is not None and asked and settled < n:
+            progress(n, n)  # the cells settled together
         return seen
 
     def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:

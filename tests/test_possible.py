@@ -291,3 +291,71 @@ def test_progress_hears_of_every_cell_settled_in_order():
     result = possible(puzzle, progress=lambda done, total: heard.append((done, total)))
     assert heard == [(k, 4) for k in range(1, 5)]
     assert not result.unique
+
+
+class Spy:
+    """Counts how often a Search method raised or was called, passing everything through."""
+
+    def __init__(self) -> None:
+        self.long_proofs = 0
+        self.fallbacks = 0
+
+
+@pytest.fixture
+def spy(monkeypatch) -> Spy:
+    seen = Spy()
+    ask, narrow = possible_module.Search._ask, possible_module.Search._possible
+
+    def counting_ask(self, *args, **kwargs):
+        try:
+            return ask(self, *args, **kwargs)
+        except possible_module.LongProof:
+            seen.long_proofs += 1
+            raise
+
+    def counting_possible(self, *args, **kwargs):
+        try:
+            return narrow(self, *args, **kwargs)
+        except possible_module._RegionAboveK:  # met a region above an unproved K
+            seen.fallbacks += 1
+            raise
+
+    monkeypatch.setattr(possible_module.Search, "_ask", counting_ask)
+    monkeypatch.setattr(possible_module.Search, "_possible", counting_possible)
+    return seen
+
+
+def test_cells_whose_proof_runs_long_are_settled_together_exactly(monkeypatch, spy):
+    # with an allowance of one conflict most cell questions run long and go to the shared question
+    monkeypatch.setattr(possible_module, "SHORT_PROOF", 1)
+    for rows, cols in [(3, 4), (4, 4)]:
+        expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
+        assert flat(possible(Puzzle.empty(rows, cols))) == expected, (rows, cols)
+    board = Puzzle.from_grid([[0, 0, 0, 0], [0, 3, 0, 0], [0, 0, 0, 4], [0, 0, 0, 0]])
+    assert flat(possible(board)) == bruteforce.possible_values(4, 4, list(board.clues))
+    assert spy.long_proofs > 0
+
+
+@FIXTURE_CASES
+@given(p=boards())
+def test_random_boards_with_long_proofs_asked_together_match_brute_force(monkeypatch, p):
+    monkeypatch.setattr(possible_module, "SHORT_PROOF", 1)
+    assert flat(possible(p, engine=CnfEngine(first_k=2))) == bruteforce.possible_values(p.rows, p.cols, list(p.clues))
+
+
+def test_an_unproved_k_that_is_wrong_is_settled_the_long_way(spy):
+    # with K = 3 a first answer without a region above 3 leaves K unproved; a larger region then shows up
+    engine = CnfEngine(first_k=3)
+    for rows, cols in itertools.product(range(1, 4), range(1, 5)):
+        expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
+        assert flat(possible(Puzzle.empty(rows, cols), engine=engine)) == expected, (rows, cols)
+    assert spy.fallbacks > 0
+
+
+def test_a_spent_conflict_budget_is_unknown_not_a_long_proof():
+    for conflicts in (1, 50, 400):
+        try:
+            possible(Puzzle.empty(7, 7), budget=Budget(conflicts=conflicts))
+        except BudgetExhausted:
+            continue
+        pytest.fail(f"a 7x7 empty board cannot be settled in {conflicts} conflicts")
