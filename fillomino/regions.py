@@ -11,10 +11,12 @@ them): that pair is the cache key. Cuts need no such sizes, so a part is its cel
 Each clued cell keeps the list of regions it may have (a bit set over its regions on the bare board,
 so cutting it is a few integer operations), filtered down the search and cut against the cells the other
 clues' regions certainly hold and against the unclued cells only one clue can still cover, so a clue with
-nowhere left to go ends a branch at once. For pictures, a big part whose every neighbouring open part is
-known to be fillable is first put to the CNF engine with the laid cells as assumptions: an unsatisfiable
-answer ends a dead branch before the search walks it (a satisfiable one proves nothing and costs nothing
-but the call). Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
+nowhere left to go ends a branch at once. For pictures, a big part is first put to the CNF engine with the
+laid cells as assumptions: an unsatisfiable answer ends a dead branch before the search walks it (a
+satisfiable one proves nothing and costs nothing but the call). When another open part is still pending
+(not yet known to be fillable), the dead one may be that part, so the totals above the check, up to the
+first part with nothing pending, are passed up but not cached: wrong only where a zero factor cancels them.
+Cell sets are bit masks (bit i = cell i) and every grid search is one of ``fillomino.grid``'s ``bit_*``
 functions. The count is exact: no region size is capped unless ``max_size`` says so.
 """
 
@@ -78,8 +80,8 @@ SAT_SAMPLE = 64
 """Past its credit, one eligible part in this many is still put to the CNF engine."""
 
 SAT_CELLS = 20
-"""Parts of at least this many cells, with every other open part known to be fillable, are first put to
-the CNF engine (pictures): smaller parts are quicker searched than asked about."""
+"""Parts of at least this many cells are first put to the CNF engine (pictures): smaller parts are quicker
+searched than asked about."""
 
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
@@ -95,12 +97,13 @@ class RegionSearch:
     narrow side; listed solutions are turned back. ``deadline`` (time.monotonic()) raises RegionTimeout;
     ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead.
     ``sat_cells``: picture parts of at least that many cells are put to the CNF engine first when every
-    other open part is known to be fillable (None: never); it only ends dead branches early.
+    other open part is known to be fillable, or with ``sat_pending`` also while one is pending (None: never); it
+    only ends dead branches early.
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, stuck_after: int | None = None,
-                 sat_cells: int | None = SAT_CELLS) -> None:
+                 sat_cells: int | None = SAT_CELLS, sat_pending: bool = True) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -127,6 +130,10 @@ class RegionSearch:
         self.sat_refuted = 0
         self.sat_eligible = 0
         self.sat_credit = SAT_START
+        self.sat_pending = sat_pending
+        self.sat_refuted_pending = 0
+        self.parts_tainted = 0
+        self.tainted = False
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
@@ -461,15 +468,19 @@ class RegionSearch:
         """The number of ways to fill ``part``. ``others`` are the open cells outside it, ``pending`` those of
         them in parts not yet known to be fillable. With nothing pending, a SAT check of the whole board
         around the laid cells (``self.label``) fails only when this part cannot be filled (every other open
-        part can), so its answer depends on the part alone and the count stays cacheable."""
+        part can), so its answer depends on the part alone and the count stays cacheable. A check made while
+        something is pending may refute for a pending part's sake: then ``self.tainted`` keeps every total
+        above it out of the cache until a part with nothing pending is done (the pending part, counted
+        later, is 0 and zeroes the product those totals went into; or it is not, and they were right)."""
         got = self.cache.get(part)
         if got is not None:
             return got
         self._tick()
+        outer, self.tainted = self.tainted, False
         total = 0
         choices, valid = self._choices(part, lists)
         check = bool(choices) and self._ask_sat(part, pending)
-        if check and self._refuted(part[0] | others):
+        if check and self._refuted(part[0] | others, pending):
             choices = []
         label = self.label
         for i, (region, size) in enumerate(choices):
@@ -481,7 +492,7 @@ class RegionSearch:
                     for c in set_bits(region):
                         label[c] = mark
                 # several parts: one SAT check settles whether their product is zero
-                if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others):
+                if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others, pending):
                     found = None
             if found is not None:
                 ways = 1
@@ -496,6 +507,12 @@ class RegionSearch:
                 total += ways
             if step is not None:
                 step(i + 1, len(choices))
+        if self.tainted and pending:
+            # a refutation below may have blamed a pending part: if that part is dead the product this
+            # total goes into is 0 whatever it is, if not the total is right; so pass it up, uncached
+            self.parts_tainted += 1
+            return total
+        self.tainted = outer
         self.cache[part] = total
         self.parts_counted += 1
         self.parts_dead += not total
@@ -504,9 +521,10 @@ class RegionSearch:
             raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
         return total
 
-    def _refuted(self, open_mask: int) -> bool:
+    def _refuted(self, open_mask: int, pending: int = 0) -> bool:
         """Whether the CNF engine proves that the open cells cannot be filled around the laid ones (pictures
-        only: its model has no cuts). Sound as a refutation only: a satisfiable abstract answer proves nothing."""
+        only: its model has no cuts). Sound as a refutation only: a satisfiable abstract answer proves nothing.
+        With ``pending`` cells the dead part may be one of theirs: the refutation taints (see _count)."""
         from .clock import Clock
         from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
 
@@ -533,13 +551,17 @@ class RegionSearch:
         if refuted:
             self.sat_refuted += 1
             self.sat_credit += SAT_CREDIT
+            if pending:
+                self.sat_refuted_pending += 1
+                self.tainted = True
         return refuted
 
     def _ask_sat(self, part: Part, pending: int) -> bool:
-        """Whether to put this part to the CNF engine: big, nothing pending, and the checks are paying off
-        (each call spends a credit, each refutation earns SAT_CREDIT; without credit, one eligible part in
-        SAT_SAMPLE is still asked). Decided by counts, never by the clock, so a board always takes the same path."""
-        if pending or self.sat_cells is None or part[0].bit_count() < self.sat_cells:
+        """Whether to put this part to the CNF engine: big, nothing pending (or ``sat_pending``), and the checks
+        are paying off (each call spends a credit, each refutation earns SAT_CREDIT; without credit, one eligible
+        part in SAT_SAMPLE is still asked). Decided by counts, never by the clock, so a board always takes the
+        same path."""
+        if (pending and not self.sat_pending) or self.sat_cells is None or part[0].bit_count() < self.sat_cells:
             return False
         self.sat_eligible += 1
         if self.sat_credit > 0:

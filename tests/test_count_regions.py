@@ -254,6 +254,24 @@ def test_pruned_search_agrees_with_the_transfer_matrix_on_bigger_dense_boards(ca
     assert RegionSearch(board, cuts=True, max_size=cap).count() == transfer_cuts(board, cap)
 
 
+@settings(max_examples=30, deadline=None)
+@given(dense_boards())
+def test_cnf_checks_while_another_part_is_pending_keep_the_count_exact(case):
+    board, cap = case
+    expected = transfer_pictures(board, cap)
+    for pending in (True, False):
+        assert RegionSearch(board, max_size=cap, sat_cells=1, sat_pending=pending).count() == expected
+
+
+def test_a_refutation_made_while_a_part_is_pending_taints_the_totals_above_it_not_the_count():
+    # the CNF engine may blame a part for a dead pending one: the totals above go up uncached, and stay exact
+    board = Puzzle(4, 5, (0, 0, 5, 0, 3, 0, 0, 0, 0, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0, 3))
+    search = RegionSearch(board, sat_cells=1)
+    assert search.count() == count_pictures(4, 5, list(board.clues)) == 318
+    assert search.sat_refuted_pending > 0 and search.parts_tainted > 0
+    assert RegionSearch(board, sat_cells=1, sat_pending=False).count() == 318
+
+
 def test_a_cell_no_region_can_cover_ends_the_count():
     # the middle cell can be no 1 (two 1s beside it) and joins neither 1: no picture; a cut may make it a 1
     board = Puzzle(1, 3, (1, 0, 1))

@@ -1,0 +1,149 @@
+"""Where the region search spends its time on the clued boards of benchmarks/count_clued.py.
+
+For each board named, one region search (pictures or cuts) runs until it finishes or its wall-clock
+budget passes, and the script prints what it visited: CPU seconds, parts counted and the share of them
+dead (count 0), the CPU seconds spent in parts with no clue left (the clue-free pockets the clue regions
+leave) and how many of those there were, how many distinct cell sets the clue-free cache entries have
+(the rest of each key is the sizes its cells may not take), how many keys would remain if clue-free
+parts were cached by their shape moved to the top-left corner, and the CNF checks made, refuted and
+skipped because another open part was still pending. Nothing is written: the figures go into the
+analysis under the count_clued table by hand. ``--walks N`` adds Knuth's random-walk estimate of each
+count (an estimate, printed as one, to tell which side of a target a board is on; never a count).
+
+    python benchmarks/count_profile.py --seconds 20 "8x8 keep 0.35 #1" "janko-008 -2:cuts"
+    python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from count_clued import drafts, random_boards  # noqa: E402  (beside this script)
+
+from fillomino.grid import set_bits  # noqa: E402
+from fillomino.puzzle import Puzzle  # noqa: E402
+from fillomino.regions import SAT_CELLS, Lists, Part, RegionSearch, RegionTimeout, _deep_recursion  # noqa: E402
+
+
+def shifted(key: tuple[int, tuple[tuple[int, int], ...]], cols: int) -> tuple:
+    """A clue-free part's key moved to the top-left corner (its count depends on its shape alone)."""
+    mask, marks = key
+    cells = list(set_bits(mask))
+    by = min(c // cols for c in cells) * cols + min(c % cols for c in cells)
+    return mask >> by, tuple((k, m >> by) for k, m in marks)
+
+
+def profile(name: str, puzzle: Puzzle, cuts: bool, seconds: float) -> str:
+    search = RegionSearch(puzzle, cuts=cuts, deadline=time.monotonic() + seconds)
+    inner = search._count
+    state = {"depth": 0, "free_cpu": 0.0, "free_roots": 0}
+    asked: Counter[str] = Counter()
+
+    def count(part, lists, others, pending, step=None):  # type: ignore[no-untyped-def]
+        if state["depth"] or part[0] & search.clued or part in search.cache:
+            return inner(part, lists, others, pending, step)
+        state["depth"] += 1
+        start = time.process_time()
+        try:
+            return inner(part, lists, others, pending, step)
+        finally:
+            state["depth"] -= 1
+            state["free_cpu"] += time.process_time() - start
+            state["free_roots"] += 1
+
+    ask = search._ask_sat
+
+    def ask_sat(part, pending):  # type: ignore[no-untyped-def]
+        if part[0].bit_count() >= SAT_CELLS:
+            asked["pending" if pending else "asked"] += 1
+        return ask(part, pending)
+
+    search._count = count  # type: ignore[method-assign]
+    search._ask_sat = ask_sat  # type: ignore[method-assign]
+    start = time.process_time()
+    try:
+        got = str(search.count())
+    except RegionTimeout:
+        got = f">{seconds:.0f}s"
+    cpu = time.process_time() - start
+    free = [key for key in search.cache if not key[0] & search.clued]
+    return (f"{name} {'cuts' if cuts else 'pictures'}: {got}, {cpu:.2f} CPU s, {search.parts_counted} parts "
+            f"({search.parts_dead} dead), clue-free {state['free_cpu']:.2f} CPU s in {state['free_roots']} pockets, "
+            f"{len(free)} clue-free keys over {len({k[0] for k in free})} cell sets "
+            f"({len({shifted(k, search.cols) for k in free})} moved to the corner), CNF {search.sat_calls} checks "
+            f"{search.sat_refuted} refuted, {asked['pending']} big parts not asked (another part pending)")
+
+
+def sample(search: RegionSearch, part: Part, lists: Lists | None, rng: random.Random) -> int:
+    """One random walk down the search tree: Knuth's unbiased estimate of the part's count (0 at a dead end)."""
+    choices, valid = search._choices(part, lists)
+    if not choices:
+        return 0
+    region, size = rng.choice(choices)
+    found = search._children(part, region, size, valid)
+    if found is None:
+        return 0
+    ways = len(choices)
+    for child in found[0]:
+        ways *= sample(search, child, found[1], rng)
+        if not ways:
+            return 0
+    return ways
+
+
+def estimate(puzzle: Puzzle, cuts: bool, walks: int, seed: int) -> tuple[float, float]:
+    """The mean of ``walks`` random-walk estimates of the count and its standard error (an estimate, never a count:
+    it says which side of the issue's 10^12 target a board is likely on)."""
+    search = RegionSearch(puzzle, cuts=cuts)
+    rng = random.Random(seed)
+    full = (1 << search.n) - 1
+    values = []
+    with _deep_recursion(search.n):
+        for _ in range(walks):
+            parts = search._parts(full, {})
+            ways = 1 if parts is not None else 0
+            for part in parts or []:
+                ways *= sample(search, part, None, rng)
+            values.append(ways)
+    mean = statistics.fmean(values)
+    return mean, statistics.stdev(values) / math.sqrt(walks) if walks > 1 else 0.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("boards", nargs="+", help="board names as in the count_clued table; ':cuts' for cuts")
+    ap.add_argument("--seconds", type=float, default=20.0, help="wall-clock budget per board (default 20)")
+    ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("--walks", type=int, default=0, help="also estimate each count by this many random walks")
+    args = ap.parse_args()
+    known = {name: Puzzle(r, c, clues) for name, r, c, clues in random_boards(args.seed, 4) + drafts(args.seed, 3,
+                                                                                                    [2, 6, 12])}
+    for wanted in args.boards:
+        name, _, kind = wanted.partition(":")
+        if name not in known:
+            print(f"no board named {name!r}", file=sys.stderr)
+            return 2
+        if args.seconds > 0:
+            print(profile(name, known[name], kind == "cuts", args.seconds), flush=True)
+        if args.walks:
+            start = time.process_time()
+            mean, error = estimate(known[name], kind == "cuts", args.walks, args.seed)
+            print(f"{name} {kind or 'pictures'}: about {mean:.3g} (standard error {error:.2g}, {args.walks} walks, "
+                  f"{time.process_time() - start:.1f} CPU s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
