@@ -432,13 +432,30 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
         if not m or m & (m - 1) or s in seen:
             continue
         v = m.bit_length() - 1
-        # a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size
-        g = group_of(s, cand, nbrs)
-        seen.update(g)
-        if len(g) > v:
-            return f"a group of {v}s would have {len(g)} cells"
-        if len(g) < v and len(component(g, Allow(cand, v), nbrs, limit=v)) < v:
-            return f"a group of {v}s at {b.name(s)} would have no room to grow"
+        # the group (a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size),
+        # searched inline: this runs for every trial of completions, forced, pair and pocket
+        group = [s]
+        inside = {s}
+        for c in group:
+            for x in nbrs[c]:
+                if x not in inside and cand[x] == m:
+                    inside.add(x)
+                    group.append(x)
+        seen |= inside
+        n = len(group)
+        if n > v:
+            return f"a group of {v}s would have {n} cells"
+        if n < v:
+            # its room: the cells connected to it that allow v, counted until there are v
+            for c in group:
+                for x in nbrs[c]:
+                    if x not in inside and cand[x] & m:
+                        inside.add(x)
+                        group.append(x)
+                if len(group) >= v:
+                    break
+            else:
+                return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
 
