@@ -11,6 +11,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..grid import boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
@@ -140,24 +141,67 @@ class Near:
     ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
     "no" is certain and a "yes" at worst makes a technique look at something that did not change."""
 
-    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols")
+    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within")
 
     def __init__(self, b: Board, cells: set[int]) -> None:
         cols = self.cols = b.cols
+        self.rows = b.rows
         self.points = [(c // cols, c % cols) for c in cells]
         rs = [r for r, _ in self.points] or [0]
         cs = [c for _, c in self.points] or [0]
         self.lo_r, self.hi_r, self.lo_c, self.hi_c = min(rs), max(rs), min(cs), max(cs)
+        self.mask: int | None = None
+        self.within: list[int] = []
+
+    def _within(self, d: int) -> int:
+        """The grid cells within distance d of a point, as a bitset over rows of cols + 1 bits (the spare bit
+        keeps a row from spilling into the next): grown one step at a time, each step kept."""
+        width, full, _ = _shape_masks(self.rows, self.cols)
+        if self.mask is None:
+            m = 0
+            for r, c in self.points:
+                m |= 1 << (r * width + c)
+            self.mask = m
+            self.within.append(m)
+        within = self.within
+        while len(within) <= d:
+            x = within[-1]
+            y = (x | x << 1 | x >> 1 | x << width | x >> width) & full
+            if y == x:
+                return x  # the whole reachable grid: no farther step adds a cell
+            within.append(y)
+        return within[d]
 
     def box(self, box: tuple[int, int, int, int], d: int) -> bool:
         r0, r1, c0, c1 = box
         if not self.points or max(0, self.lo_r - r1, r0 - self.hi_r) + max(0, self.lo_c - c1, c0 - self.hi_c) > d:
             return False
-        return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        if len(self.points) <= 4:
+            return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        # many points: the box's grid cells against the cells within d of a point (the nearest point of a box
+        # that meets the grid to a grid cell is a grid cell, and on a full grid walking distance is |dr| + |dc|)
+        r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
+        if r0 > r1 or c0 > c1:
+            return any(max(0, box[0] - r, r - box[1]) + max(0, box[2] - c, c - box[3]) <= d for r, c in self.points)
+        width, _, rep = _shape_masks(self.rows, self.cols)
+        cells = ((((1 << (c1 - c0 + 1)) - 1) << c0) * rep[r1 - r0 + 1]) << (r0 * width)
+        return bool(cells & self._within(d))
 
     def cell(self, i: int, d: int) -> bool:
         r, c = divmod(i, self.cols)
         return self.box((r, r, c, c), d)
+
+
+@lru_cache(maxsize=64)
+def _shape_masks(rows: int, cols: int) -> tuple[int, int, list[int]]:
+    """For Near's bitsets: the row width (cols + 1), every grid cell, and rep[k] = one bit at the start of each of
+    k rows (a row's bits times rep[k] repeats them down k rows)."""
+    width = cols + 1
+    rep = [0]
+    for k in range(rows):
+        rep.append(rep[-1] | 1 << (k * width))
+    full = ((1 << cols) - 1) * rep[rows]
+    return width, full, rep
 
 
 def grown(b: Board, dirty: set[int]) -> set[int]:
