@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from ..grid import boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
@@ -247,6 +248,18 @@ class Changes:
         return self._near_s
 
 
+def changes_of(b: Board, dirty: set[int]) -> Changes:
+    """The Changes of these cells on the grid as it is: one per grid state, shared by the techniques of a pass
+    that look at the same changed cells (completions, forced, pair and pocket)."""
+    key = (len(b.log), frozenset(dirty))
+    kept = b.derived.get("changes")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    changes = Changes(b, dirty)
+    b.derived["changes"] = (key, changes)
+    return changes
+
+
 def union_box(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return min(a[0], b_[0]), max(a[1], b_[1]), min(a[2], b_[2]), max(a[3], b_[3])
 
@@ -466,9 +479,37 @@ def _sizes(values: int | list[int]) -> str:
 
 
 # ---- trying values in a small area ---------------------------------------------------------------
+MEMO_MAX = 100_000
+"""Most answers a rating keeps in ``Board.memo`` before it forgets them all and starts again."""
+_MISSING = object()
+
+
+def recall(b: Board, key: object) -> object:
+    """The answer kept for ``key`` while every candidate it read is as it was, else _MISSING."""
+    kept = b.memo.get(key)
+    if kept is not None and kept[0](b.cand) == kept[1]:
+        return kept[2]
+    return _MISSING
+
+
+def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
+    """Keep an answer that depends only on the candidates of ``reads`` (b.memo is shared with the look-ahead's
+    copies of the grid, whose trials ask the same questions where the hypothesis changed nothing)."""
+    memo = b.memo
+    if len(memo) >= MEMO_MAX:
+        memo.clear()
+    get = itemgetter(*sorted(set(reads)), -1, -1)  # two cells more: itemgetter then always gives a tuple
+    memo[key] = (get, get(b.cand), answer)
+
+
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
+    return _check_rule(b, cand, starts, [])
+
+
+def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[int]) -> str | None:
+    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts``."""
     seen: set[int] = set()
     nbrs = b.nbrs
     for s in starts:
@@ -482,9 +523,11 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
         inside = {s}
         for c in group:
             for x in nbrs[c]:
-                if x not in inside and cand[x] == m:
-                    inside.add(x)
-                    group.append(x)
+                if x not in inside:
+                    reads.append(x)
+                    if cand[x] == m:
+                        inside.add(x)
+                        group.append(x)
         seen |= inside
         n = len(group)
         if n > v:
@@ -493,9 +536,11 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
             # its room: the cells connected to it that allow v, counted until there are v
             for c in group:
                 for x in nbrs[c]:
-                    if x not in inside and cand[x] & m:
-                        inside.add(x)
-                        group.append(x)
+                    if x not in inside:
+                        reads.append(x)
+                        if cand[x] & m:
+                            inside.add(x)
+                            group.append(x)
                 if len(group) >= v:
                     break
             else:
@@ -510,7 +555,7 @@ def _around(b: Board, cells: Sequence[int]) -> list[int]:
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
     p = Pass(b, name, level)
     opened = [not single(m) for m in b.cand]
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     for area in components(opened, b.nbrs):
         if not lo <= len(area) <= hi:
             continue
@@ -524,16 +569,9 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             tries *= b.cand[c].bit_count()
         if tries > POCKET_TRIES:
             continue
-        options = [values_of(b.cand[c]) for c in area]
-        seen = [0] * len(area)
-        starts = _around(b, area)
-        cand = list(b.cand)
-        for values in itertools.product(*options):
-            for c, v in zip(area, values):
-                cand[c] = bit(v)
-            if breaks_rule(b, cand, starts) is None:
-                for k, v in enumerate(values):
-                    seen[k] |= bit(v)
+        seen = recall(b, ("area", *area))
+        if seen is _MISSING:
+            seen = _area_ways(b, area)
         if not any(seen):
             raise Contradiction(area[0], f"no way to fill {names(b, area)} breaks no rule")
         removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(area)}
@@ -541,6 +579,24 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             kept = "; ".join(f"{b.name(c)} {'/'.join(map(str, values_of(seen[k])))}" for k, c in enumerate(area))
             p.add(area, f"the only ways to fill the enclosed {names(b, area)} leave {kept}", removes)
     return p.steps
+
+
+def _area_ways(b: Board, area: list[int]) -> list[int]:
+    """Per cell of an area of open cells, the sizes some filling of the whole area that breaks no rule gives it
+    (kept in b.memo with every candidate the checks read)."""
+    options = [values_of(b.cand[c]) for c in area]
+    seen = [0] * len(area)
+    starts = _around(b, area)
+    reads = list(starts)
+    cand = list(b.cand)
+    for values in itertools.product(*options):
+        for c, v in zip(area, values):
+            cand[c] = bit(v)
+        if _check_rule(b, cand, starts, reads) is None:
+            for k, v in enumerate(values):
+                seen[k] |= bit(v)
+    keep(b, ("area", *area), reads, seen)
+    return seen
 
 
 def pair(b: Board, ctx: Context) -> list[LogicStep]:
@@ -696,7 +752,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium")
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for g in growing(b):
         v = g.value
@@ -800,7 +856,7 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     the group off; when that starves a group around it, the size goes."""
     p = Pass(b, "forced", "medium")
     b.groups()
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for c in b.open_cells():
         near: dict[int, int] = {1: 0}
