@@ -481,25 +481,33 @@ def _sizes(values: int | list[int]) -> str:
 # ---- trying values in a small area ---------------------------------------------------------------
 MEMO_MAX = 100_000
 """Most answers a rating keeps in ``Board.memo`` before it forgets them all and starts again."""
+MEMO_KEEP = 4
+"""Answers kept per question (the most recent first)."""
 _MISSING = object()
 
 
 def recall(b: Board, key: object) -> object:
-    """The answer kept for ``key`` while every candidate it read is as it was, else _MISSING."""
+    """An answer kept for ``key`` whose every read candidate is as it was, else _MISSING."""
     kept = b.memo.get(key)
-    if kept is not None and kept[0](b.cand) == kept[1]:
-        return kept[2]
+    if kept is not None:
+        cand = b.cand
+        for get, values, answer in kept:
+            if get(cand) == values:
+                return answer
     return _MISSING
 
 
 def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     """Keep an answer that depends only on the candidates of ``reads`` (b.memo is shared with the look-ahead's
-    copies of the grid, whose trials ask the same questions where the hypothesis changed nothing)."""
+    copies of the grid, whose trials ask the same questions where the hypothesis changed nothing). A few answers
+    per question: the grid's own and those of the hypotheses near it."""
     memo = b.memo
     if len(memo) >= MEMO_MAX:
         memo.clear()
     get = itemgetter(*sorted(set(reads)), -1, -1)  # two cells more: itemgetter then always gives a tuple
-    memo[key] = (get, get(b.cand), answer)
+    kept = memo.setdefault(key, [])
+    kept.insert(0, (get, get(b.cand), answer))
+    del kept[MEMO_KEEP:]
 
 
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
@@ -739,7 +747,9 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
         by_value.setdefault(h.value, []).append(h)
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
-        reach = Reach(b, g, same=by_value[v])
+        # the walk stays within need of the group: only groups whose edge lies that near can block it
+        box = b.box(g)
+        reach = Reach(b, g, same=[h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1])
         near = distances(g.cells, b.nbrs, within=need, through=reach)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
@@ -754,6 +764,9 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium")
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
+    by_value: dict[int, list[Group]] = {}
+    for h in b.groups():
+        by_value.setdefault(h.value, []).append(h)
     for g in growing(b):
         v = g.value
         if g.need > 2:
@@ -761,48 +774,14 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
         if changes is not None:
             # the ways to finish reach two cells out and join the groups of its size there, then wall them off
             box = grow_box(b.box(g), 2)
-            for h in b.groups():
-                if h.value == v and h is not g and box_gap(b.box(g), b.box(h)) <= 3:
+            for h in by_value[v]:
+                if h is not g and box_gap(b.box(g), b.box(h)) <= 3:
                     box = union_box(box, b.box(h))
             if not changes.near_s.box(box, 4):
                 continue
-        base = set(g.cells)
-
-        def closure(extra: frozenset[int], base: set[int] = base, v: int = v) -> set[int]:
-            region = base | extra
-            for c in extra:
-                for m in b.nbrs[c]:
-                    h = b.group_at(m)
-                    if h is not None and h.value == v and m not in region:
-                        region.update(h.cells)
-            return region
-
-        allow = Allow(b.cand, v)
-        ways: set[frozenset[int]] = set()
-        firsts = [x for x in boundary(g.cells, b.nbrs) if x in allow and not single(b.cand[x])]
-        for x in firsts:
-            one = frozenset([x])
-            r1 = closure(one)
-            if len(r1) == v:
-                ways.add(one)
-            elif len(r1) < v:
-                for y in boundary(r1, b.nbrs):
-                    if y in allow and not single(b.cand[y]):
-                        two = frozenset([x, y])
-                        if len(closure(two)) == v:
-                            ways.add(two)
-        valid = []
-        for extra in ways:
-            region = closure(extra)
-            edge = [c for c in boundary(region, b.nbrs) if not single(b.cand[c])]
-            for c in extra:
-                cand[c] = bit(v)
-            for c in edge:
-                cand[c] &= ~bit(v)
-            if not any(not cand[c] for c in edge) and breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
-                valid.append((extra, set(edge)))
-            for c in (*extra, *edge):  # the scratch copy back to the grid
-                cand[c] = b.cand[c]
+        valid = recall(b, ("finish", *g.cells))
+        if valid is _MISSING:
+            valid = _finishes(b, g, cand)
         if not valid:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
         inside = set.intersection(*(set(e) for e, _ in valid))
@@ -816,6 +795,64 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
             p.add(cells, f"every way to finish {who(b, g, ctx)} walls off {names(b, cells)}, so not {v}",
                   dict.fromkeys(cells, bit(v)))
     return p.steps
+
+
+def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int], set[int]]]:
+    """completions' ways to finish a group one or two cells short: (the cells it takes, the open cells then
+    walled off) for each way that breaks no rule. ``cand`` is a scratch copy of the grid's candidates, given back
+    as it was; the answer is kept in b.memo with every cell it read (a joined group: its cells and their edge)."""
+    v = g.value
+    base = set(g.cells)
+    reads = [*g.cells]
+
+    def closure(extra: frozenset[int]) -> set[int]:
+        region = base | extra
+        for c in extra:
+            for m in b.nbrs[c]:
+                reads.append(m)
+                h = b.group_at(m)
+                if h is not None and h.value == v and m not in region:
+                    region.update(h.cells)
+                    reads.extend(h.cells)
+                    reads.extend(boundary(h.cells, b.nbrs))
+        return region
+
+    allow = Allow(b.cand, v)
+    ways: set[frozenset[int]] = set()
+    around_g = boundary(g.cells, b.nbrs)
+    reads += around_g
+    firsts = [x for x in around_g if x in allow and not single(b.cand[x])]
+    for x in firsts:
+        one = frozenset([x])
+        r1 = closure(one)
+        if len(r1) == v:
+            ways.add(one)
+        elif len(r1) < v:
+            for y in boundary(r1, b.nbrs):
+                reads.append(y)
+                if y in allow and not single(b.cand[y]):
+                    two = frozenset([x, y])
+                    if len(closure(two)) == v:
+                        ways.add(two)
+    valid = []
+    for extra in ways:
+        region = closure(extra)
+        around = boundary(region, b.nbrs)
+        reads += around
+        edge = [c for c in around if not single(b.cand[c])]
+        for c in extra:
+            cand[c] = bit(v)
+        for c in edge:
+            cand[c] &= ~bit(v)
+        if not any(not cand[c] for c in edge):
+            starts = _around(b, list(extra) + edge)
+            reads += starts
+            if _check_rule(b, cand, starts, reads) is None:
+                valid.append((extra, set(edge)))
+        for c in (*extra, *edge):  # the scratch copy back to the grid
+            cand[c] = b.cand[c]
+    keep(b, ("finish", *g.cells), reads, valid)
+    return valid
 
 
 def new_region(b: Board, ctx: Context) -> list[LogicStep]:
@@ -839,9 +876,9 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
         for g in by_value.get(v, ()):
             if g.need > 0:
                 reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
-        fixed_v = {c for g in by_value.get(v, ()) for c in g.cells}
-        free = [bool(b.cand[c] & bit(v)) and not single(b.cand[c]) and not any(m in fixed_v for m in b.nbrs[c])
-                for c in range(b.size)]
+        b_v = bit(v)
+        beside = {m for g in by_value.get(v, ()) for c in g.cells for m in b.nbrs[c]}
+        free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
         sizes = component_sizes(free, b.nbrs)
         for c in opened:
             if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
@@ -876,21 +913,38 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
         for v, joined in sorted(near.items()):
             if joined + 1 != v or not b.cand[c] & bit(v):
                 continue  # writing v does not complete a group: nothing is walled off
-            cand[c] = bit(v)
-            g = group_of(c, cand, b.nbrs)
-            edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
-            for m in edge:
-                cand[m] &= ~bit(v)
-            reason = "a cell would have no size left" if any(not cand[m] for m in edge) else \
-                breaks_rule(b, cand, _around(b, [c] + edge))
-            for m in (c, *edge):  # the scratch copy back to the grid
-                cand[m] = b.cand[m]
+            reason = recall(b, ("forced", c, v))
+            if reason is _MISSING:
+                reason = _wall_off(b, cand, c, v)
             if reason:
                 bad |= bit(v)
                 why = why or f"{v} completes a {v} there and then {reason}"
         if bad:
             p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, values_of(bad)))}: writing {why}", {c: bad})
     return p.steps
+
+
+def _wall_off(b: Board, cand: list[int], c: int, v: int) -> str | None:
+    """forced's trial: write v at c (completing a group), take v from the cells around the group, and say what
+    rule that breaks (None: none). ``cand`` is a scratch copy of the grid's candidates, given back as it was;
+    the answer is kept in b.memo with every cell the trial read."""
+    cand[c] = bit(v)
+    g = group_of(c, cand, b.nbrs)
+    around_g = boundary(g, b.nbrs)
+    edge = [m for m in around_g if cand[m] & bit(v)]
+    for m in edge:
+        cand[m] &= ~bit(v)
+    reads = [*g, *around_g]
+    if any(not cand[m] for m in edge):
+        reason: str | None = "a cell would have no size left"
+    else:
+        starts = _around(b, [c] + edge)
+        reads += starts
+        reason = _check_rule(b, cand, starts, reads)
+    for m in (c, *edge):  # the scratch copy back to the grid
+        cand[m] = b.cand[m]
+    keep(b, ("forced", c, v), reads, reason)
+    return reason
 
 
 # ---- look-ahead -----------------------------------------------------------------------------------
