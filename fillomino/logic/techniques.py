@@ -560,11 +560,21 @@ def _around(b: Board, cells: Sequence[int]) -> list[int]:
     return list(cells) + [m for c in cells for m in b.nbrs[c]]
 
 
+def open_areas(b: Board) -> list[list[int]]:
+    """The connected areas of open cells (grid.components), kept for the grid as it is: pair, pocket and
+    closed_area of one pass ask for the same."""
+    kept = b.derived.get("areas")
+    if kept is not None and kept[0] == len(b.log):
+        return kept[1]
+    areas = components([not single(m) for m in b.cand], b.nbrs)
+    b.derived["areas"] = (len(b.log), areas)
+    return areas
+
+
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
     p = Pass(b, name, level)
-    opened = [not single(m) for m in b.cand]
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
-    for area in components(opened, b.nbrs):
+    for area in open_areas(b):
         if not lo <= len(area) <= hi:
             continue
         if changes is not None:
@@ -639,8 +649,7 @@ def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
     its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
     p = Pass(b, "closed_area", "medium")
     b.groups()
-    opened = [not single(m) for m in b.cand]
-    for area in components(opened, b.nbrs):
+    for area in open_areas(b):
         if not 6 <= len(area) <= CLOSED_AREA_MAX:
             continue
         if ctx.dirty is not None and not Near(b, grown(b, ctx.dirty)).box(cells_box(b, area), 1):
