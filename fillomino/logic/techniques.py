@@ -126,17 +126,6 @@ class Allow:
         return bool(self.cand[i] & self.b)
 
 
-class Without(Allow):
-    __slots__ = ("skip",)
-
-    def __init__(self, cand: Sequence[int], v: int, skip: int) -> None:
-        super().__init__(cand, v)
-        self.skip = skip
-
-    def __contains__(self, i: int) -> bool:
-        return i != self.skip and bool(self.cand[i] & self.b)
-
-
 class Near:
     """Whether a box of the grid lies within a distance of some changed cell (the cells of ``ctx.dirty``, and with
     ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
@@ -711,40 +700,33 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
+    allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
         v = g.value
-        for x in _first_open(b, room(b, g, limit=len(g.cells) + g.need), g):
-            if len(component(g.cells, Without(b.cand, v, x), b.nbrs, limit=v)) < v:
+        if v not in allows:
+            allows[v] = b.allows(v)
+        allow = allows[v]
+        for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
+            was, allow[x] = allow[x], False
+            short = len(component(g.cells, allow, b.nbrs, limit=v)) < v
+            allow[x] = was
+            if short:
                 p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
     return p.steps
 
 
-class Reach(Allow):
-    """Cells a growing group may take: they allow its size, and are not next to another group of that
-    size too big to join (taking such a cell joins that whole group, more cells than the group still needs)."""
-
-    __slots__ = ("blocked",)
-
-    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None,
-                 same: Sequence[Group] | None = None) -> None:
-        super().__init__(b.cand, g.value)
-        if blocked is None:
-            blocked = set()
-            for h in b.groups() if same is None else same:
-                if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
-                    blocked.update(boundary(h.cells, b.nbrs))
-                    blocked.update(h.cells)
-        self.blocked = blocked
-
-    def without(self, x: int) -> Reach:
-        return Reach.__new__(Reach)._set(self.cand, self.b, self.blocked | {x})
-
-    def _set(self, cand: Sequence[int], b_: int, blocked: set[int]) -> Reach:
-        self.cand, self.b, self.blocked = cand, b_, blocked
-        return self
-
-    def __contains__(self, i: int) -> bool:
-        return i not in self.blocked and bool(self.cand[i] & self.b)
+def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> list[bool]:
+    """Per cell, whether a growing group may take it: it allows the group's size (``allowed``), and is not in or
+    next to another group of that size too big to join (taking such a cell joins that whole group, more cells
+    than the group still needs). A list, so that the grid searches test it at C speed."""
+    walk = list(allowed)
+    for h in same:
+        if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+            for c in h.cells:
+                walk[c] = False
+            for c in boundary(h.cells, b.nbrs):
+                walk[c] = False
+    return walk
 
 
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
@@ -754,16 +736,22 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
+    allows: dict[int, list[bool]] = {}
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
+        if v not in allows:
+            allows[v] = b.allows(v)
         # the walk stays within need of the group: only groups whose edge lies that near can block it
         box = b.box(g)
-        reach = Reach(b, g, same=[h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1])
-        near = distances(g.cells, b.nbrs, within=need, through=reach)
+        walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
+        near = distances(g.cells, b.nbrs, within=need, through=walk)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
         for x in _first_open(b, list(near), g):
-            if len(distances(g.cells, b.nbrs, within=need, through=reach.without(x))) - len(g.cells) < need:
+            was, walk[x] = walk[x], False
+            short = len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need
+            walk[x] = was
+            if short:
                 p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                       f"goes through {b.name(x)}", place={x: v})
     return p.steps
