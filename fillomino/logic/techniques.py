@@ -439,7 +439,8 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
             sizes = {}  # type: ignore[assignment]
             for s in seeds:
                 if s in allow and s not in sizes:
-                    room_s = component(s, allow, b.nbrs)
+                    # v cells found: the room is big enough (its other cells need not be counted)
+                    room_s = component(s, allow, b.nbrs, limit=v)
                     for c in room_s:
                         sizes[c] = len(room_s)
             small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
