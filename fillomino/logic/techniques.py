@@ -972,6 +972,31 @@ def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool
     return out
 
 
+KEPT_TRIALS_MAX = 4_000_000
+"""Most cells (candidates and log entries) of the hard look-ahead's trial grids kept for the expert one."""
+
+
+def _kept_trials(b: Board, ctx: Context, level: str) -> tuple[dict | None, dict | None]:
+    """(where the hard look-ahead keeps its trials, the hard trials the expert look-ahead may carry on from).
+
+    The expert look-ahead runs on the grid the hard one just left unchanged, and asks many of the same
+    questions. Its ladder holds the hard one's (when the techniques inside a hard hypothesis are no harder than
+    those inside an expert one), so its run on a hypothesis takes the very passes the hard run took, until
+    that run stopped: the expert run can carry on from the hard run's grid instead of doing them again."""
+    if ctx.nested or not ctx.incremental:
+        return None, None
+    la = ctx.lookahead
+    if level == "hard":
+        trials: dict = {}
+        b.derived["hard trials"] = (len(b.log), la, trials)
+        return trials, None
+    kept = b.derived.pop("hard trials", None)
+    if kept is not None and kept[0] == len(b.log) and kept[1] == la and \
+            LEVELS.index(la.hard_inner) <= LEVELS.index(la.expert_inner):
+        return None, kept[2]
+    return None, None
+
+
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
@@ -981,6 +1006,8 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     p = Pass(b, name, level)
     assert ctx.solve is not None
     tried: set[tuple[int, int]] = set()
+    keep_trials, earlier_trials = _kept_trials(b, ctx, level)
+    kept_cells = 0
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.process_time() > ctx.deadline:
             return p.steps
@@ -989,20 +1016,33 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         if (c, assumed) in tried:
             continue
         tried.add((c, assumed))
-        trial = b.copy()
-        trial.cand[c] = assumed
-        trial.log.append(c)
-        trial.changed([c])
-        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
-                        lookahead=ctx.lookahead, incremental=ctx.incremental)
+        earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
+        if earlier is not None:
+            trial, first = earlier
+            if len(first.passes) >= depth:
+                continue  # its first passes broke no rule, and the expert run would stop there too
+            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth - len(first.passes),
+                            deadline=ctx.deadline, nested=True, lookahead=ctx.lookahead, incremental=ctx.incremental)
+            passes, steps = len(first.passes) + len(run.passes), first.steps + run.steps
+        else:
+            trial = b.copy()
+            trial.cand[c] = assumed
+            trial.log.append(c)
+            trial.changed([c])
+            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
+                            lookahead=ctx.lookahead, incremental=ctx.incremental)
+            passes, steps = len(run.passes), run.steps
+            if keep_trials is not None and run.state in ("stuck", "solved") and kept_cells < KEPT_TRIALS_MAX:
+                keep_trials[(c, assumed)] = (trial, run)
+                kept_cells += len(trial.log) + trial.size
         if run.state != "contradiction":
             continue
-        last = run.steps[-1].sentence if run.steps else "a cell has no size left"
+        last = steps[-1].sentence if steps else "a cell has no size left"
         if is_v:
-            p.add([c], f"if {b.name(c)} were {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is not {v}",
+            p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
                   {c: bit(v)})
         else:
-            p.add([c], f"if {b.name(c)} were not {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is {v}",
+            p.add([c], f"if {b.name(c)} were not {v}, within {passes} steps {last}; so {b.name(c)} is {v}",
                   place={c: v})
         return p.steps
     return p.steps
