@@ -316,6 +316,33 @@ def test_groups_kept_up_to_date_match_a_recount():
         assert all((board.group_at(i) is None) == (fresh.group_at(i) is None) for i in range(board.size))
 
 
+# ---- what a rating keeps between trials: the same steps as working everything out again --------------
+def test_a_kept_answer_is_given_only_while_the_cells_it_read_are_unchanged():
+    from fillomino.logic.techniques import _MISSING, keep, recall
+
+    board = Board.from_puzzle(SEED)
+    keep(board, "question", [0, 4], "answer")
+    assert recall(board, "question") == "answer" and recall(board, "other") is _MISSING
+    trial = board.copy()  # a look-ahead copy shares the kept answers
+    trial.cand[4] = 1 << 2  # a read cell narrowed to what it holds already: still the same
+    assert recall(trial, "question") == "answer"
+    trial.cand[0] &= ~(1 << 1)
+    assert recall(trial, "question") is _MISSING and recall(board, "question") == "answer"
+
+
+@pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "06x06/6x6-s12.txt"])
+def test_kept_answers_and_carried_on_trials_take_the_same_steps(name, monkeypatch):
+    # expert, hard and stuck puzzles: the expert look-ahead carries on from the hard one's trials, and
+    # forced, completions, pair and pocket reuse answers; without either the steps are the same
+    from fillomino.logic import techniques
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    kept = _steps(puzzle, True)
+    monkeypatch.setattr(techniques, "recall", lambda b, key: techniques._MISSING)
+    monkeypatch.setattr(techniques, "_kept_trials", lambda b, ctx, level: (None, None))
+    assert _steps(puzzle, True) == kept
+
+
 # ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------
 CHEAP = [name for name in LOOKAHEADS if name != "full"]
 LOOKAHEAD_SAMPLE = ["05x05/5x5-s4.txt", "05x05/5x5-s10.txt", "05x05/expert-5x5-s0.txt", "06x06/6x6-s0.txt",

@@ -75,6 +75,12 @@ class Board:
     clean: dict[str, int] = field(default_factory=dict, repr=False)
     """Per technique, a length of ``log`` at which the technique found nothing: candidates only ever
     shrink, so later it need only look at what the cells logged since then can change."""
+    memo: dict = field(default_factory=dict, repr=False)
+    """Answers of techniques.breaks_rule with the candidates they read, shared with every copy (look-ahead
+    trials): an answer is given again only while those candidates are the same."""
+    derived: dict = field(default_factory=dict, repr=False)
+    """What techniques derive from this grid, each kept with the length of ``log`` it was derived at (the grid
+    only changes by logging): not shared with copies."""
 
     def __post_init__(self) -> None:
         if not self.nbrs:
@@ -98,7 +104,8 @@ class Board:
     def copy(self) -> Board:
         """An independent grid with the same candidates (and the same record of what each technique has seen)."""
         return Board(self.rows, self.cols, list(self.cand), self.nbrs, self._groups,
-                     None if self._group_at is None else list(self._group_at), list(self.log), dict(self.clean))
+                     None if self._group_at is None else list(self._group_at), list(self.log), dict(self.clean),
+                     self.memo)
 
     def box(self, g: Group) -> tuple[int, int, int, int]:
         """The bounding box of a group's cells (cached on the group)."""

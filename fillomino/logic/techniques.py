@@ -11,6 +11,8 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 
 from ..grid import boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
@@ -124,40 +126,72 @@ class Allow:
         return bool(self.cand[i] & self.b)
 
 
-class Without(Allow):
-    __slots__ = ("skip",)
-
-    def __init__(self, cand: Sequence[int], v: int, skip: int) -> None:
-        super().__init__(cand, v)
-        self.skip = skip
-
-    def __contains__(self, i: int) -> bool:
-        return i != self.skip and bool(self.cand[i] & self.b)
-
-
 class Near:
     """Whether a box of the grid lies within a distance of some changed cell (the cells of ``ctx.dirty``, and with
     ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
     "no" is certain and a "yes" at worst makes a technique look at something that did not change."""
 
-    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols")
+    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within")
 
     def __init__(self, b: Board, cells: set[int]) -> None:
         cols = self.cols = b.cols
+        self.rows = b.rows
         self.points = [(c // cols, c % cols) for c in cells]
         rs = [r for r, _ in self.points] or [0]
         cs = [c for _, c in self.points] or [0]
         self.lo_r, self.hi_r, self.lo_c, self.hi_c = min(rs), max(rs), min(cs), max(cs)
+        self.mask: int | None = None
+        self.within: list[int] = []
+
+    def _within(self, d: int) -> int:
+        """The grid cells within distance d of a point, as a bitset over rows of cols + 1 bits (the spare bit
+        keeps a row from spilling into the next): grown one step at a time, each step kept."""
+        width, full, _ = _shape_masks(self.rows, self.cols)
+        if self.mask is None:
+            m = 0
+            for r, c in self.points:
+                m |= 1 << (r * width + c)
+            self.mask = m
+            self.within.append(m)
+        within = self.within
+        while len(within) <= d:
+            x = within[-1]
+            y = (x | x << 1 | x >> 1 | x << width | x >> width) & full
+            if y == x:
+                return x  # the whole reachable grid: no farther step adds a cell
+            within.append(y)
+        return within[d]
 
     def box(self, box: tuple[int, int, int, int], d: int) -> bool:
         r0, r1, c0, c1 = box
         if not self.points or max(0, self.lo_r - r1, r0 - self.hi_r) + max(0, self.lo_c - c1, c0 - self.hi_c) > d:
             return False
-        return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        if len(self.points) <= 4:
+            return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        # many points: the box's grid cells against the cells within d of a point (the nearest point of a box
+        # that meets the grid to a grid cell is a grid cell, and on a full grid walking distance is |dr| + |dc|)
+        r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
+        if r0 > r1 or c0 > c1:
+            return any(max(0, box[0] - r, r - box[1]) + max(0, box[2] - c, c - box[3]) <= d for r, c in self.points)
+        width, _, rep = _shape_masks(self.rows, self.cols)
+        cells = ((((1 << (c1 - c0 + 1)) - 1) << c0) * rep[r1 - r0 + 1]) << (r0 * width)
+        return bool(cells & self._within(d))
 
     def cell(self, i: int, d: int) -> bool:
         r, c = divmod(i, self.cols)
         return self.box((r, r, c, c), d)
+
+
+@lru_cache(maxsize=64)
+def _shape_masks(rows: int, cols: int) -> tuple[int, int, list[int]]:
+    """For Near's bitsets: the row width (cols + 1), every grid cell, and rep[k] = one bit at the start of each of
+    k rows (a row's bits times rep[k] repeats them down k rows)."""
+    width = cols + 1
+    rep = [0]
+    for k in range(rows):
+        rep.append(rep[-1] | 1 << (k * width))
+    full = ((1 << cols) - 1) * rep[rows]
+    return width, full, rep
 
 
 def grown(b: Board, dirty: set[int]) -> set[int]:
@@ -201,6 +235,18 @@ class Changes:
                     cells.add(e)
             self._near_s = Near(b, cells)
         return self._near_s
+
+
+def changes_of(b: Board, dirty: set[int]) -> Changes:
+    """The Changes of these cells on the grid as it is: one per grid state, shared by the techniques of a pass
+    that look at the same changed cells (completions, forced, pair and pocket)."""
+    key = (len(b.log), frozenset(dirty))
+    kept = b.derived.get("changes")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    changes = Changes(b, dirty)
+    b.derived["changes"] = (key, changes)
+    return changes
 
 
 def union_box(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -393,7 +439,8 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
             sizes = {}  # type: ignore[assignment]
             for s in seeds:
                 if s in allow and s not in sizes:
-                    room_s = component(s, allow, b.nbrs)
+                    # v cells found: the room is big enough (its other cells need not be counted)
+                    room_s = component(s, allow, b.nbrs, limit=v)
                     for c in room_s:
                         sizes[c] = len(room_s)
             small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
@@ -422,9 +469,45 @@ def _sizes(values: int | list[int]) -> str:
 
 
 # ---- trying values in a small area ---------------------------------------------------------------
+MEMO_MAX = 100_000
+"""Most answers a rating keeps in ``Board.memo`` before it forgets them all and starts again."""
+MEMO_KEEP = 4
+"""Answers kept per question (the most recent first)."""
+_MISSING = object()
+
+
+def recall(b: Board, key: object) -> object:
+    """An answer kept for ``key`` whose every read candidate is as it was, else _MISSING."""
+    kept = b.memo.get(key)
+    if kept is not None:
+        cand = b.cand
+        for get, values, answer in kept:
+            if get(cand) == values:
+                return answer
+    return _MISSING
+
+
+def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
+    """Keep an answer that depends only on the candidates of ``reads`` (b.memo is shared with the look-ahead's
+    copies of the grid, whose trials ask the same questions where the hypothesis changed nothing). A few answers
+    per question: the grid's own and those of the hypotheses near it."""
+    memo = b.memo
+    if len(memo) >= MEMO_MAX:
+        memo.clear()
+    get = itemgetter(*sorted(set(reads)), -1, -1)  # two cells more: itemgetter then always gives a tuple
+    kept = memo.setdefault(key, [])
+    kept.insert(0, (get, get(b.cand), answer))
+    del kept[MEMO_KEEP:]
+
+
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
+    return _check_rule(b, cand, starts, [])
+
+
+def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[int]) -> str | None:
+    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts``."""
     seen: set[int] = set()
     nbrs = b.nbrs
     for s in starts:
@@ -432,13 +515,34 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
         if not m or m & (m - 1) or s in seen:
             continue
         v = m.bit_length() - 1
-        # a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size
-        g = group_of(s, cand, nbrs)
-        seen.update(g)
-        if len(g) > v:
-            return f"a group of {v}s would have {len(g)} cells"
-        if len(g) < v and len(component(g, Allow(cand, v), nbrs, limit=v)) < v:
-            return f"a group of {v}s at {b.name(s)} would have no room to grow"
+        # the group (a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size),
+        # searched inline: this runs for every trial of completions, forced, pair and pocket
+        group = [s]
+        inside = {s}
+        for c in group:
+            for x in nbrs[c]:
+                if x not in inside:
+                    reads.append(x)
+                    if cand[x] == m:
+                        inside.add(x)
+                        group.append(x)
+        seen |= inside
+        n = len(group)
+        if n > v:
+            return f"a group of {v}s would have {n} cells"
+        if n < v:
+            # its room: the cells connected to it that allow v, counted until there are v
+            for c in group:
+                for x in nbrs[c]:
+                    if x not in inside:
+                        reads.append(x)
+                        if cand[x] & m:
+                            inside.add(x)
+                            group.append(x)
+                if len(group) >= v:
+                    break
+            else:
+                return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
 
@@ -446,11 +550,21 @@ def _around(b: Board, cells: Sequence[int]) -> list[int]:
     return list(cells) + [m for c in cells for m in b.nbrs[c]]
 
 
+def open_areas(b: Board) -> list[list[int]]:
+    """The connected areas of open cells (grid.components), kept for the grid as it is: pair, pocket and
+    closed_area of one pass ask for the same."""
+    kept = b.derived.get("areas")
+    if kept is not None and kept[0] == len(b.log):
+        return kept[1]
+    areas = components([not single(m) for m in b.cand], b.nbrs)
+    b.derived["areas"] = (len(b.log), areas)
+    return areas
+
+
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
     p = Pass(b, name, level)
-    opened = [not single(m) for m in b.cand]
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
-    for area in components(opened, b.nbrs):
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
+    for area in open_areas(b):
         if not lo <= len(area) <= hi:
             continue
         if changes is not None:
@@ -463,16 +577,9 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             tries *= b.cand[c].bit_count()
         if tries > POCKET_TRIES:
             continue
-        options = [values_of(b.cand[c]) for c in area]
-        seen = [0] * len(area)
-        starts = _around(b, area)
-        cand = list(b.cand)
-        for values in itertools.product(*options):
-            for c, v in zip(area, values):
-                cand[c] = bit(v)
-            if breaks_rule(b, cand, starts) is None:
-                for k, v in enumerate(values):
-                    seen[k] |= bit(v)
+        seen = recall(b, ("area", *area))
+        if seen is _MISSING:
+            seen = _area_ways(b, area)
         if not any(seen):
             raise Contradiction(area[0], f"no way to fill {names(b, area)} breaks no rule")
         removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(area)}
@@ -480,6 +587,24 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             kept = "; ".join(f"{b.name(c)} {'/'.join(map(str, values_of(seen[k])))}" for k, c in enumerate(area))
             p.add(area, f"the only ways to fill the enclosed {names(b, area)} leave {kept}", removes)
     return p.steps
+
+
+def _area_ways(b: Board, area: list[int]) -> list[int]:
+    """Per cell of an area of open cells, the sizes some filling of the whole area that breaks no rule gives it
+    (kept in b.memo with every candidate the checks read)."""
+    options = [values_of(b.cand[c]) for c in area]
+    seen = [0] * len(area)
+    starts = _around(b, area)
+    reads = list(starts)
+    cand = list(b.cand)
+    for values in itertools.product(*options):
+        for c, v in zip(area, values):
+            cand[c] = bit(v)
+        if _check_rule(b, cand, starts, reads) is None:
+            for k, v in enumerate(values):
+                seen[k] |= bit(v)
+    keep(b, ("area", *area), reads, seen)
+    return seen
 
 
 def pair(b: Board, ctx: Context) -> list[LogicStep]:
@@ -514,8 +639,7 @@ def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
     its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
     p = Pass(b, "closed_area", "medium")
     b.groups()
-    opened = [not single(m) for m in b.cand]
-    for area in components(opened, b.nbrs):
+    for area in open_areas(b):
         if not 6 <= len(area) <= CLOSED_AREA_MAX:
             continue
         if ctx.dirty is not None and not Near(b, grown(b, ctx.dirty)).box(cells_box(b, area), 1):
@@ -577,40 +701,33 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
+    allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
         v = g.value
-        for x in _first_open(b, room(b, g, limit=len(g.cells) + g.need), g):
-            if len(component(g.cells, Without(b.cand, v, x), b.nbrs, limit=v)) < v:
+        if v not in allows:
+            allows[v] = b.allows(v)
+        allow = allows[v]
+        for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
+            was, allow[x] = allow[x], False
+            short = len(component(g.cells, allow, b.nbrs, limit=v)) < v
+            allow[x] = was
+            if short:
                 p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
     return p.steps
 
 
-class Reach(Allow):
-    """Cells a growing group may take: they allow its size, and are not next to another group of that
-    size too big to join (taking such a cell joins that whole group, more cells than the group still needs)."""
-
-    __slots__ = ("blocked",)
-
-    def __init__(self, b: Board, g: Group, blocked: set[int] | None = None,
-                 same: Sequence[Group] | None = None) -> None:
-        super().__init__(b.cand, g.value)
-        if blocked is None:
-            blocked = set()
-            for h in b.groups() if same is None else same:
-                if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
-                    blocked.update(boundary(h.cells, b.nbrs))
-                    blocked.update(h.cells)
-        self.blocked = blocked
-
-    def without(self, x: int) -> Reach:
-        return Reach.__new__(Reach)._set(self.cand, self.b, self.blocked | {x})
-
-    def _set(self, cand: Sequence[int], b_: int, blocked: set[int]) -> Reach:
-        self.cand, self.b, self.blocked = cand, b_, blocked
-        return self
-
-    def __contains__(self, i: int) -> bool:
-        return i not in self.blocked and bool(self.cand[i] & self.b)
+def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> list[bool]:
+    """Per cell, whether a growing group may take it: it allows the group's size (``allowed``), and is not in or
+    next to another group of that size too big to join (taking such a cell joins that whole group, more cells
+    than the group still needs). A list, so that the grid searches test it at C speed."""
+    walk = list(allowed)
+    for h in same:
+        if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+            for c in h.cells:
+                walk[c] = False
+            for c in boundary(h.cells, b.nbrs):
+                walk[c] = False
+    return walk
 
 
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
@@ -620,14 +737,22 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
+    allows: dict[int, list[bool]] = {}
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
-        reach = Reach(b, g, same=by_value[v])
-        near = distances(g.cells, b.nbrs, within=need, through=reach)
+        if v not in allows:
+            allows[v] = b.allows(v)
+        # the walk stays within need of the group: only groups whose edge lies that near can block it
+        box = b.box(g)
+        walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
+        near = distances(g.cells, b.nbrs, within=need, through=walk)
         if len(near) - len(g.cells) < need:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
         for x in _first_open(b, list(near), g):
-            if len(distances(g.cells, b.nbrs, within=need, through=reach.without(x))) - len(g.cells) < need:
+            was, walk[x] = walk[x], False
+            short = len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need
+            walk[x] = was
+            if short:
                 p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                       f"goes through {b.name(x)}", place={x: v})
     return p.steps
@@ -635,8 +760,11 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium")
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
+    by_value: dict[int, list[Group]] = {}
+    for h in b.groups():
+        by_value.setdefault(h.value, []).append(h)
     for g in growing(b):
         v = g.value
         if g.need > 2:
@@ -644,48 +772,14 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
         if changes is not None:
             # the ways to finish reach two cells out and join the groups of its size there, then wall them off
             box = grow_box(b.box(g), 2)
-            for h in b.groups():
-                if h.value == v and h is not g and box_gap(b.box(g), b.box(h)) <= 3:
+            for h in by_value[v]:
+                if h is not g and box_gap(b.box(g), b.box(h)) <= 3:
                     box = union_box(box, b.box(h))
             if not changes.near_s.box(box, 4):
                 continue
-        base = set(g.cells)
-
-        def closure(extra: frozenset[int], base: set[int] = base, v: int = v) -> set[int]:
-            region = base | extra
-            for c in extra:
-                for m in b.nbrs[c]:
-                    h = b.group_at(m)
-                    if h is not None and h.value == v and m not in region:
-                        region.update(h.cells)
-            return region
-
-        allow = Allow(b.cand, v)
-        ways: set[frozenset[int]] = set()
-        firsts = [x for x in boundary(g.cells, b.nbrs) if x in allow and not single(b.cand[x])]
-        for x in firsts:
-            one = frozenset([x])
-            r1 = closure(one)
-            if len(r1) == v:
-                ways.add(one)
-            elif len(r1) < v:
-                for y in boundary(r1, b.nbrs):
-                    if y in allow and not single(b.cand[y]):
-                        two = frozenset([x, y])
-                        if len(closure(two)) == v:
-                            ways.add(two)
-        valid = []
-        for extra in ways:
-            region = closure(extra)
-            edge = [c for c in boundary(region, b.nbrs) if not single(b.cand[c])]
-            for c in extra:
-                cand[c] = bit(v)
-            for c in edge:
-                cand[c] &= ~bit(v)
-            if not any(not cand[c] for c in edge) and breaks_rule(b, cand, _around(b, list(extra) + edge)) is None:
-                valid.append((extra, set(edge)))
-            for c in (*extra, *edge):  # the scratch copy back to the grid
-                cand[c] = b.cand[c]
+        valid = recall(b, ("finish", *g.cells))
+        if valid is _MISSING:
+            valid = _finishes(b, g, cand)
         if not valid:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
         inside = set.intersection(*(set(e) for e, _ in valid))
@@ -699,6 +793,64 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
             p.add(cells, f"every way to finish {who(b, g, ctx)} walls off {names(b, cells)}, so not {v}",
                   dict.fromkeys(cells, bit(v)))
     return p.steps
+
+
+def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int], set[int]]]:
+    """completions' ways to finish a group one or two cells short: (the cells it takes, the open cells then
+    walled off) for each way that breaks no rule. ``cand`` is a scratch copy of the grid's candidates, given back
+    as it was; the answer is kept in b.memo with every cell it read (a joined group: its cells and their edge)."""
+    v = g.value
+    base = set(g.cells)
+    reads = [*g.cells]
+
+    def closure(extra: frozenset[int]) -> set[int]:
+        region = base | extra
+        for c in extra:
+            for m in b.nbrs[c]:
+                reads.append(m)
+                h = b.group_at(m)
+                if h is not None and h.value == v and m not in region:
+                    region.update(h.cells)
+                    reads.extend(h.cells)
+                    reads.extend(boundary(h.cells, b.nbrs))
+        return region
+
+    allow = Allow(b.cand, v)
+    ways: set[frozenset[int]] = set()
+    around_g = boundary(g.cells, b.nbrs)
+    reads += around_g
+    firsts = [x for x in around_g if x in allow and not single(b.cand[x])]
+    for x in firsts:
+        one = frozenset([x])
+        r1 = closure(one)
+        if len(r1) == v:
+            ways.add(one)
+        elif len(r1) < v:
+            for y in boundary(r1, b.nbrs):
+                reads.append(y)
+                if y in allow and not single(b.cand[y]):
+                    two = frozenset([x, y])
+                    if len(closure(two)) == v:
+                        ways.add(two)
+    valid = []
+    for extra in ways:
+        region = closure(extra)
+        around = boundary(region, b.nbrs)
+        reads += around
+        edge = [c for c in around if not single(b.cand[c])]
+        for c in extra:
+            cand[c] = bit(v)
+        for c in edge:
+            cand[c] &= ~bit(v)
+        if not any(not cand[c] for c in edge):
+            starts = _around(b, list(extra) + edge)
+            reads += starts
+            if _check_rule(b, cand, starts, reads) is None:
+                valid.append((extra, set(edge)))
+        for c in (*extra, *edge):  # the scratch copy back to the grid
+            cand[c] = b.cand[c]
+    keep(b, ("finish", *g.cells), reads, valid)
+    return valid
 
 
 def new_region(b: Board, ctx: Context) -> list[LogicStep]:
@@ -722,9 +874,9 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
         for g in by_value.get(v, ()):
             if g.need > 0:
                 reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
-        fixed_v = {c for g in by_value.get(v, ()) for c in g.cells}
-        free = [bool(b.cand[c] & bit(v)) and not single(b.cand[c]) and not any(m in fixed_v for m in b.nbrs[c])
-                for c in range(b.size)]
+        b_v = bit(v)
+        beside = {m for g in by_value.get(v, ()) for c in g.cells for m in b.nbrs[c]}
+        free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
         sizes = component_sizes(free, b.nbrs)
         for c in opened:
             if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
@@ -739,7 +891,7 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     the group off; when that starves a group around it, the size goes."""
     p = Pass(b, "forced", "medium")
     b.groups()
-    changes = None if ctx.dirty is None else Changes(b, ctx.dirty)
+    changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     for c in b.open_cells():
         near: dict[int, int] = {1: 0}
@@ -759,21 +911,38 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
         for v, joined in sorted(near.items()):
             if joined + 1 != v or not b.cand[c] & bit(v):
                 continue  # writing v does not complete a group: nothing is walled off
-            cand[c] = bit(v)
-            g = group_of(c, cand, b.nbrs)
-            edge = [m for m in boundary(g, b.nbrs) if cand[m] & bit(v)]
-            for m in edge:
-                cand[m] &= ~bit(v)
-            reason = "a cell would have no size left" if any(not cand[m] for m in edge) else \
-                breaks_rule(b, cand, _around(b, [c] + edge))
-            for m in (c, *edge):  # the scratch copy back to the grid
-                cand[m] = b.cand[m]
+            reason = recall(b, ("forced", c, v))
+            if reason is _MISSING:
+                reason = _wall_off(b, cand, c, v)
             if reason:
                 bad |= bit(v)
                 why = why or f"{v} completes a {v} there and then {reason}"
         if bad:
             p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, values_of(bad)))}: writing {why}", {c: bad})
     return p.steps
+
+
+def _wall_off(b: Board, cand: list[int], c: int, v: int) -> str | None:
+    """forced's trial: write v at c (completing a group), take v from the cells around the group, and say what
+    rule that breaks (None: none). ``cand`` is a scratch copy of the grid's candidates, given back as it was;
+    the answer is kept in b.memo with every cell the trial read."""
+    cand[c] = bit(v)
+    g = group_of(c, cand, b.nbrs)
+    around_g = boundary(g, b.nbrs)
+    edge = [m for m in around_g if cand[m] & bit(v)]
+    for m in edge:
+        cand[m] &= ~bit(v)
+    reads = [*g, *around_g]
+    if any(not cand[m] for m in edge):
+        reason: str | None = "a cell would have no size left"
+    else:
+        starts = _around(b, [c] + edge)
+        reads += starts
+        reason = _check_rule(b, cand, starts, reads)
+    for m in (c, *edge):  # the scratch copy back to the grid
+        cand[m] = b.cand[m]
+    keep(b, ("forced", c, v), reads, reason)
+    return reason
 
 
 # ---- look-ahead -----------------------------------------------------------------------------------
@@ -803,6 +972,31 @@ def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool
     return out
 
 
+KEPT_TRIALS_MAX = 4_000_000
+"""Most cells (candidates and log entries) of the hard look-ahead's trial grids kept for the expert one."""
+
+
+def _kept_trials(b: Board, ctx: Context, level: str) -> tuple[dict | None, dict | None]:
+    """(where the hard look-ahead keeps its trials, the hard trials the expert look-ahead may carry on from).
+
+    The expert look-ahead runs on the grid the hard one just left unchanged, and asks many of the same
+    questions. Its ladder holds the hard one's (when the techniques inside a hard hypothesis are no harder than
+    those inside an expert one), so its run on a hypothesis takes the very passes the hard run took, until
+    that run stopped: the expert run can carry on from the hard run's grid instead of doing them again."""
+    if ctx.nested or not ctx.incremental:
+        return None, None
+    la = ctx.lookahead
+    if level == "hard":
+        trials: dict = {}
+        b.derived["hard trials"] = (len(b.log), la, trials)
+        return trials, None
+    kept = b.derived.pop("hard trials", None)
+    if kept is not None and kept[0] == len(b.log) and kept[1] == la and \
+            LEVELS.index(la.hard_inner) <= LEVELS.index(la.expert_inner):
+        return None, kept[2]
+    return None, None
+
+
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
@@ -812,6 +1006,8 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     p = Pass(b, name, level)
     assert ctx.solve is not None
     tried: set[tuple[int, int]] = set()
+    keep_trials, earlier_trials = _kept_trials(b, ctx, level)
+    kept_cells = 0
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.process_time() > ctx.deadline:
             return p.steps
@@ -820,20 +1016,33 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         if (c, assumed) in tried:
             continue
         tried.add((c, assumed))
-        trial = b.copy()
-        trial.cand[c] = assumed
-        trial.log.append(c)
-        trial.changed([c])
-        run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
-                        lookahead=ctx.lookahead, incremental=ctx.incremental)
+        earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
+        if earlier is not None:
+            trial, first = earlier
+            if len(first.passes) >= depth:
+                continue  # its first passes broke no rule, and the expert run would stop there too
+            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth - len(first.passes),
+                            deadline=ctx.deadline, nested=True, lookahead=ctx.lookahead, incremental=ctx.incremental)
+            passes, steps = len(first.passes) + len(run.passes), first.steps + run.steps
+        else:
+            trial = b.copy()
+            trial.cand[c] = assumed
+            trial.log.append(c)
+            trial.changed([c])
+            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
+                            lookahead=ctx.lookahead, incremental=ctx.incremental)
+            passes, steps = len(run.passes), run.steps
+            if keep_trials is not None and run.state in ("stuck", "solved") and kept_cells < KEPT_TRIALS_MAX:
+                keep_trials[(c, assumed)] = (trial, run)
+                kept_cells += len(trial.log) + trial.size
         if run.state != "contradiction":
             continue
-        last = run.steps[-1].sentence if run.steps else "a cell has no size left"
+        last = steps[-1].sentence if steps else "a cell has no size left"
         if is_v:
-            p.add([c], f"if {b.name(c)} were {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is not {v}",
+            p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
                   {c: bit(v)})
         else:
-            p.add([c], f"if {b.name(c)} were not {v}, within {len(run.passes)} steps {last}; so {b.name(c)} is {v}",
+            p.add([c], f"if {b.name(c)} were not {v}, within {passes} steps {last}; so {b.name(c)} is {v}",
                   place={c: v})
         return p.steps
     return p.steps
