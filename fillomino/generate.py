@@ -146,11 +146,14 @@ def generate(
             rating = None
         else:
             carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget)
-            found, rating = carver.run(rng)
-            made.add(carver)
-            if found is not None:
-                checks += 1
-                _prove_unique(answer, found, budget, threads)
+            try:
+                found, rating = carver.run(rng)
+                made.add(carver)
+                if found is not None:
+                    checks += 1
+                    _prove_unique(answer, found, budget, threads, carver.oracle)
+            finally:
+                carver.close()
         if found is not None:
             values = flatten(answer)
             clues = [0] * (rows * cols)
@@ -462,18 +465,24 @@ class _Carver:
                 self.live[a].discard(c)
 
 
-def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int) -> None:
-    """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``."""
+def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int, warm=None) -> None:
+    """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``: asked
+    first of ``warm`` (a UniquenessOracle of this answer already built, with its own small budget), else of a
+    fresh model."""
     from .solvers import BudgetExhausted
     from .solvers.cnf import UniquenessOracle, fresh_ways
 
-    oracle = UniquenessOracle(answer)
-    try:
-        status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
-    finally:
-        close = getattr(oracle, "close", None)
-        if close is not None:
-            close()
+    status = Status.UNKNOWN
+    if warm is not None:
+        status, _ = warm.check(kept)
+    if status == Status.UNKNOWN:
+        oracle = UniquenessOracle(answer)
+        try:
+            status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
+        finally:
+            close = getattr(oracle, "close", None)
+            if close is not None:
+                close()
     if status == Status.UNKNOWN:
         raise BudgetExhausted("the budget ran out on the uniqueness proof of a finished puzzle (give a larger --budget "
                               "or none)")
@@ -533,15 +542,13 @@ class _LevelCarver:
         self.solved: tuple[frozenset[int], object] | None = None
         """The last clue set the rater solved, with that rating."""
 
+    def close(self) -> None:
+        if self.oracle is not None:
+            self.oracle.close()
+            self.oracle = None
+
     def run(self, rng: Stream):
         """(sorted kept cells, the rating with every technique) of a puzzle at the level, or (None, None)."""
-        try:
-            return self._run(rng)
-        finally:
-            if self.oracle is not None:
-                self.oracle.close()
-
-    def _run(self, rng: Stream):
         start = set(range(len(self.values)))
         best: tuple[tuple, set[int]] | None = None
         for _ in range(ORDERS_PER_ANSWER):
