@@ -514,13 +514,14 @@ class _LevelCarver:
     not at the level (too easy, or the depth rule not met), a few removed orbits go back into the best
     clue set so far and a new order starts.
 
-    Two shortcuts that change no answer: the rater is sound, so it never solves a puzzle with a second
-    solution, and a removal that leaves one is refused without a rating: by another solution of this answer
-    already seen (it agrees with the answer on every clue that would remain), else by one incremental CNF
-    question (clues as assumptions, far cheaper than a rating), whose other solution is kept for the next
-    questions. And the ladder takes the gentlest technique that makes progress, so a rating with the
-    techniques up to some level that solves the puzzle made exactly the steps of the rating with every
-    technique: the last solving rating of a clue set is its full rating.
+    Shortcuts that change no answer: the rater is sound, so it never solves a puzzle with a second solution,
+    and a removal that leaves one is refused without a rating: by another solution of this answer already seen
+    (it agrees with the answer on every clue that would remain), else by one incremental CNF question (clues as
+    assumptions, far cheaper than a rating), whose other solution is kept for the next questions. And the
+    ladder takes the gentlest technique that makes progress, so a rating with the techniques up to some level
+    that solves the puzzle made exactly the steps of the rating with every technique, and one that is stuck is
+    stuck with fewer techniques too: each clue set's ratings are remembered (the orders of one answer often come
+    back to the same sets) and answer the questions of every phase they settle, the final full rating included.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
@@ -539,8 +540,9 @@ class _LevelCarver:
         self.others: list[frozenset[int]] = []
         """For each other solution of some clue set seen so far: the cells where it differs from the answer."""
         self.oracle = None
-        self.solved: tuple[frozenset[int], object] | None = None
-        """The last clue set the rater solved, with that rating."""
+        self.rated: dict[frozenset[int], object] = {}
+        """Per clue set rated so far: its full rating when the rater solved it, else the highest phase (index
+        in RATED_LEVELS) at which it was stuck."""
 
     def close(self) -> None:
         if self.oracle is not None:
@@ -576,19 +578,30 @@ class _LevelCarver:
         return kept
 
     def _full_rating(self, kept: set[int]):
-        if self.solved is not None and self.solved[0] == kept:
-            return self.solved[1]
+        known = self.rated.get(frozenset(kept))
+        if known is not None and not isinstance(known, int):
+            return known
         return self._rate(kept, "expert")
 
     def _solves(self, kept: set[int], removal: set[int], phase: str) -> bool:
         """Whether the rater with the techniques up to ``phase`` solves the clues at ``kept`` without ``removal``
         (``kept`` itself has only the answer: the rater solved it, or it holds every clue)."""
-        remaining = kept - removal
+        remaining = frozenset(kept - removal)
+        top = RATED_LEVELS.index(phase)
+        known = self.rated.get(remaining)
+        if isinstance(known, int):
+            if known >= top:
+                return False  # stuck with more techniques than this phase has
+        elif known is not None:
+            used = known.used_level
+            return used is None or RATED_LEVELS.index(used) <= top  # the steps it took, all up to this phase
         if self._has_other(remaining, removal):
             return False
         rating = self._rate(remaining, phase)
         if rating.solved:
-            self.solved = (frozenset(remaining), rating)
+            self.rated[remaining] = rating
+        elif rating.state == "stuck":
+            self.rated[remaining] = max(top, known if isinstance(known, int) else -1)
         return rating.solved
 
     def _has_other(self, remaining: set[int], removal: set[int]) -> bool:
