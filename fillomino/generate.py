@@ -3,7 +3,8 @@
 ``level="minimal"``: clues go while the CNF engine proves the answer is still the only one; every puzzle
 is unique and, unless ``min_clues`` stopped the carving early, no clue (or symmetry orbit of clues) can be
 removed without losing that. ``level="easy"`` ... ``"expert"``: clues go while the logical rater, with
-only the techniques up to that level, still solves the puzzle (no SAT call while carving); the finished
+only the techniques up to that level, still solves the puzzle (the rater decides; a removal that leaves a
+second solution, which it could not solve, is refused by a quick CNF question instead); the finished
 puzzle is proved unique by the CNF engine, rated again with every technique and kept only when it rates
 at that level (the rater's depth rule included), else clues go back and a new order is tried, then a
 new answer.
