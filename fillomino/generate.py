@@ -3,7 +3,8 @@
 ``level="minimal"``: clues go while the CNF engine proves the answer is still the only one; every puzzle
 is unique and, unless ``min_clues`` stopped the carving early, no clue (or symmetry orbit of clues) can be
 removed without losing that. ``level="easy"`` ... ``"expert"``: clues go while the logical rater, with
-only the techniques up to that level, still solves the puzzle (no SAT call while carving); the finished
+only the techniques up to that level, still solves the puzzle (the rater decides; a removal that leaves a
+second solution, which it could not solve, is refused by a quick CNF question instead); the finished
 puzzle is proved unique by the CNF engine, rated again with every technique and kept only when it rates
 at that level (the rater's depth rule included), else clues go back and a new order is tried, then a
 new answer.
@@ -54,6 +55,9 @@ ORDERS_PER_ANSWER = 24
 PUT_BACK = 0.1
 """Share of the removed orbits (at least 2) put back into the best clue set before the next order."""
 
+FILTER_CONFLICTS = 10_000
+"""Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
+
 RATING_SECONDS = 2.0
 RATING_SECONDS_PER_CELL = 0.02
 """Default CPU budget of one rating: RATING_SECONDS + RATING_SECONDS_PER_CELL * cells. A rating that runs
@@ -73,7 +77,8 @@ class Generated:
     attempts: int
     """Answers drawn (the last one gave the puzzle)."""
     checks: int = 0
-    """Uniqueness questions the engine answered (questions settled by a known alternative are not counted)."""
+    """Uniqueness questions the engine answered (questions settled by a known alternative are not counted); for a
+    level, the shortcut questions asked while carving and the final proof."""
     level: str = "minimal"
     """The level asked for; a rated puzzle rates exactly at it."""
     score: int | None = None
@@ -142,11 +147,14 @@ def generate(
             rating = None
         else:
             carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget)
-            found, rating = carver.run(rng)
-            made.add(carver)
-            if found is not None:
-                checks += 1
-                _prove_unique(answer, found, budget, threads)
+            try:
+                found, rating = carver.run(rng)
+                made.add(carver)
+                if found is not None:
+                    checks += 1
+                    _prove_unique(answer, found, budget, threads, carver.oracle)
+            finally:
+                carver.close()
         if found is not None:
             values = flatten(answer)
             clues = [0] * (rows * cols)
@@ -163,9 +171,9 @@ def generate(
             if rating is not None:
                 metadata += [("level", rating.level), ("score", str(rating.score))]
             puzzle = Puzzle(rows, cols, tuple(clues), answer, tuple(metadata))
-            return Generated(puzzle, answer, seed, len(found), time.perf_counter() - start, attempt, checks,
-                             level, None if rating is None else rating.score, made.ratings, made.orders,
-                             made.timeouts)
+            return Generated(puzzle, answer, seed, len(found), time.perf_counter() - start, attempt,
+                             checks + made.checks, level, None if rating is None else rating.score, made.ratings,
+                             made.orders, made.timeouts)
     if level == "minimal":
         raise FillominoError(
             f"no {rows}x{cols} puzzle with at most {_clues(max_clues)} came of seed {seed} in {MAX_ATTEMPTS} "
@@ -458,18 +466,24 @@ class _Carver:
                 self.live[a].discard(c)
 
 
-def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int) -> None:
-    """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``."""
+def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int, warm=None) -> None:
+    """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``: asked
+    first of ``warm`` (a UniquenessOracle of this answer already built, with its own small budget), else of a
+    fresh model."""
     from .solvers import BudgetExhausted
     from .solvers.cnf import UniquenessOracle, fresh_ways
 
-    oracle = UniquenessOracle(answer)
-    try:
-        status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
-    finally:
-        close = getattr(oracle, "close", None)
-        if close is not None:
-            close()
+    status = Status.UNKNOWN
+    if warm is not None:
+        status, _ = warm.check(kept)
+    if status == Status.UNKNOWN:
+        oracle = UniquenessOracle(answer)
+        try:
+            status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
+        finally:
+            close = getattr(oracle, "close", None)
+            if close is not None:
+                close()
     if status == Status.UNKNOWN:
         raise BudgetExhausted("the budget ran out on the uniqueness proof of a finished puzzle (give a larger --budget "
                               "or none)")
@@ -482,9 +496,10 @@ class _Made:
     """Counts over every answer a levelled puzzle tried."""
 
     def __init__(self) -> None:
-        self.ratings = self.orders = self.timeouts = 0
+        self.ratings = self.orders = self.timeouts = self.checks = 0
 
     def add(self, carver: _LevelCarver) -> None:
+        self.checks += carver.checks
         self.ratings += carver.ratings
         self.orders += carver.orders
         self.timeouts += carver.timeouts
@@ -499,10 +514,20 @@ class _LevelCarver:
     clues the gentler levels could not spare. The result is then rated with every technique; if it is
     not at the level (too easy, or the depth rule not met), a few removed orbits go back into the best
     clue set so far and a new order starts.
+
+    Shortcuts that change no answer: the rater is sound, so it never solves a puzzle with a second solution,
+    and a removal that leaves one is refused without a rating: by another solution of this answer already seen
+    (it agrees with the answer on every clue that would remain), else by one incremental CNF question (clues as
+    assumptions, far cheaper than a rating), whose other solution is kept for the next questions. And the
+    ladder takes the gentlest technique that makes progress, so a rating with the techniques up to some level
+    that solves the puzzle made exactly the steps of the rating with every technique, and one that is stuck is
+    stuck with fewer techniques too: each clue set's ratings are remembered (the orders of one answer often come
+    back to the same sets) and answer the questions of every phase they settle, the final full rating included.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
                  min_clues: int | None, max_clues: int | None, rating_budget: float) -> None:
+        self.answer = answer
         self.values = flatten(answer)
         self.rows, self.cols = len(answer), len(answer[0])
         self.orbits = orbits
@@ -512,6 +537,18 @@ class _LevelCarver:
         self.max_clues = max_clues
         self.rating_budget = rating_budget
         self.ratings = self.orders = self.timeouts = 0
+        self.checks = self.known = 0
+        self.others: list[frozenset[int]] = []
+        """For each other solution of some clue set seen so far: the cells where it differs from the answer."""
+        self.oracle = None
+        self.rated: dict[frozenset[int], object] = {}
+        """Per clue set rated so far: its full rating when the rater solved it, else the highest phase (index
+        in RATED_LEVELS) at which it was stuck."""
+
+    def close(self) -> None:
+        if self.oracle is not None:
+            self.oracle.close()
+            self.oracle = None
 
     def run(self, rng: Stream):
         """(sorted kept cells, the rating with every technique) of a puzzle at the level, or (None, None)."""
@@ -521,7 +558,7 @@ class _LevelCarver:
             self.orders += 1
             kept = self._carve(set(start), rng.shuffle([list(o) for o in self.orbits]))
             fits = self.max_clues is None or len(kept) <= self.max_clues
-            rating = self._rate(kept, "expert")
+            rating = self._full_rating(kept)
             if fits and rating.level == self.level:
                 return sorted(kept), rating
             rank = (fits, RATED_LEVELS.index(rating.level) if rating.level in RATED_LEVELS else -1, rating.score,
@@ -536,13 +573,58 @@ class _LevelCarver:
     def _carve(self, kept: set[int], order: list[list[int]]) -> set[int]:
         for phase in self.phases:
             def removable(removal: set[int], phase: str = phase) -> bool:
-                return self.rules.allow(kept, removal) and self._solves(kept - removal, phase)
+                return self.rules.allow(kept, removal) and self._solves(kept, removal, phase)
 
             _carve_in_chunks([o for o in order if set(o) <= kept], kept, removable, kept.difference_update)
         return kept
 
-    def _solves(self, kept: set[int], phase: str) -> bool:
-        return self._rate(kept, phase).solved
+    def _full_rating(self, kept: set[int]):
+        known = self.rated.get(frozenset(kept))
+        if known is not None and not isinstance(known, int):
+            return known
+        return self._rate(kept, "expert")
+
+    def _solves(self, kept: set[int], removal: set[int], phase: str) -> bool:
+        """Whether the rater with the techniques up to ``phase`` solves the clues at ``kept`` without ``removal``
+        (``kept`` itself has only the answer: the rater solved it, or it holds every clue)."""
+        remaining = frozenset(kept - removal)
+        top = RATED_LEVELS.index(phase)
+        known = self.rated.get(remaining)
+        if isinstance(known, int):
+            if known >= top:
+                return False  # stuck with more techniques than this phase has
+        elif known is not None:
+            used = known.used_level
+            return used is None or RATED_LEVELS.index(used) <= top  # the steps it took, all up to this phase
+        if self._has_other(remaining, removal):
+            return False
+        rating = self._rate(remaining, phase)
+        if rating.solved:
+            self.rated[remaining] = rating
+        elif rating.state == "stuck":
+            self.rated[remaining] = max(top, known if isinstance(known, int) else -1)
+        return rating.solved
+
+    def _has_other(self, remaining: set[int], removal: set[int]) -> bool:
+        """Whether the clues at ``remaining`` are known to admit another solution than the answer."""
+        for other in self.others:
+            if other.isdisjoint(remaining):
+                self.known += 1
+                return True
+        if self.oracle is None:
+            from .solvers.cnf import UniquenessOracle
+
+            self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS))
+        self.checks += 1
+        # the clues before the removal admit only the answer, so another solution differs on the removal
+        status, other = self.oracle.check(sorted(remaining), must_differ=sorted(removal))
+        if status != Status.MULTIPLE or other is None:
+            return False  # unique, or too hard a question for a shortcut: the rater decides
+        diff = frozenset(c for c, (v, w) in enumerate(zip(self.values, flatten(other), strict=True)) if v != w)
+        if not diff or not diff.isdisjoint(remaining):
+            raise FillominoError("internal error: the engine's other solution does not fit the clues it was asked")
+        self.others.append(diff)
+        return True
 
     def _rate(self, kept: set[int], max_level: str):
         from .logic import rate

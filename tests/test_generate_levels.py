@@ -59,6 +59,47 @@ def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
     assert_at_level(generate(5, 5, 2, level="hard"), "hard")
 
 
+def test_removals_refused_for_a_second_solution_really_leave_one_and_the_rater_refuses_them(monkeypatch):
+    """The carver's shortcut (a known other solution, or the warm CNF question) stands in for a rating: it may
+    refuse only clue sets the rater could not solve, which a second solution guarantees."""
+    from fillomino import generate as gen
+
+    refused = []
+    shortcut = gen._LevelCarver._has_other
+
+    def checked(self, remaining, removal):
+        known = shortcut(self, remaining, removal)
+        if known:
+            refused.append(Puzzle(self.rows, self.cols, tuple(v if c in remaining else 0
+                                                              for c, v in enumerate(self.values))))
+        return known
+
+    monkeypatch.setattr(gen._LevelCarver, "_has_other", checked)
+    made = generate(6, 6, 1, level="medium")
+    assert made.checks > 1 and len(refused) > 10
+    for puzzle in refused:
+        assert uniqueness(puzzle).status == Status.MULTIPLE
+        assert not rate(puzzle).solved
+    assert_at_level(made, "medium")
+
+
+def test_a_rating_up_to_a_level_is_the_full_one_or_stuck_as_the_carver_assumes():
+    """The carver answers every phase's question about a clue set from one rating of it: with the techniques up to
+    any level from the hardest one used it makes the full rating's very steps, below that it is stuck."""
+    from fillomino.generate import RATED_LEVELS
+
+    for made in (generate(5, 5, 2, level="hard"), generate(6, 6, 1, level="medium")):
+        puzzle = bare(made.puzzle)
+        full = rate(puzzle)
+        assert full.solved and full.used_level in RATED_LEVELS
+        for i, level in enumerate(RATED_LEVELS):
+            capped = rate(puzzle, max_level=level)
+            if i >= RATED_LEVELS.index(full.used_level):
+                assert capped.audit_lines() == full.audit_lines() and capped.level == full.level
+            else:
+                assert capped.state == "stuck"
+
+
 def test_the_default_level_is_medium_in_the_library_and_the_cli():
     from fillomino.commands import generate as command
 

@@ -1,0 +1,84 @@
+"""Where the generator's CPU time goes, per level: rate() calls by technique cap, answers, orders, CNF proofs.
+
+Run from the repo root:
+    python benchmarks/generate_profile.py [--size 10x10] [--levels easy,medium] [--seeds 0-4]
+
+Wraps the rater, the answer maker and the CNF proof with CPU timers (time.process_time) and prints, per level,
+the medians and sums over the seeds: CPU seconds, rate() calls (and how many with every technique), answers
+drawn, removal orders, and each part's share of the CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fillomino import generate as gen  # noqa: E402
+from fillomino import logic  # noqa: E402
+
+
+class Timers:
+    def __init__(self) -> None:
+        self.cpu: Counter[str] = Counter()
+        self.calls: Counter[str] = Counter()
+
+    def wrap(self, owner, name: str, label) -> None:
+        inner = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                key = label(*args, **kwargs) if callable(label) else label
+                self.cpu[key] += time.process_time() - start
+                self.calls[key] += 1
+
+        setattr(owner, name, timed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", default="10x10")
+    parser.add_argument("--levels", default="easy,medium,hard,expert")
+    parser.add_argument("--seeds", default="0-4")
+    args = parser.parse_args(argv)
+    rows, cols = (int(x) for x in args.size.split("x"))
+    lo, _, hi = args.seeds.partition("-")
+    seeds = range(int(lo), int(hi or lo) + 1)
+    timers = Timers()
+    timers.wrap(logic, "rate", lambda *a, max_level="expert", **k: f"rate {max_level}")
+    timers.wrap(gen, "random_answer", "answer")
+    timers.wrap(gen, "_prove_unique", "cnf proof")
+    for level in args.levels.split(","):
+        per_seed = []
+        for seed in seeds:
+            timers.cpu.clear()
+            timers.calls.clear()
+            start = time.process_time()
+            made = gen.generate(rows, cols, seed, level=level)
+            total = time.process_time() - start
+            per_seed.append((total, Counter(timers.cpu), Counter(timers.calls), made))
+            parts = ", ".join(f"{k} {v:.2f} s/{timers.calls[k]}" for k, v in sorted(timers.cpu.items()))
+            print(f"{args.size} {level} seed {seed}: {total:.2f} CPU s, {made.attempts} answers, {made.orders} orders,"
+                  f" {made.ratings} ratings, {made.clues} clues, score {made.score}; {parts}", flush=True)
+        total = sum(p[0] for p in per_seed)
+        cpu = sum((p[1] for p in per_seed), Counter())
+        calls = sum((p[2] for p in per_seed), Counter())
+        shares = ", ".join(f"{k} {100 * v / total:.0f}% ({calls[k]} calls)" for k, v in sorted(cpu.items()))
+        print(f"== {args.size} {level}: median {statistics.median(p[0] for p in per_seed):.2f} CPU s, sum {total:.1f};"
+              f" mean answers {statistics.mean(p[3].attempts for p in per_seed):.1f}, mean orders "
+              f"{statistics.mean(p[3].orders for p in per_seed):.1f}, mean ratings "
+              f"{statistics.mean(p[3].ratings for p in per_seed):.0f}; {shares}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
