@@ -174,6 +174,30 @@ def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = No
     return dist
 
 
+def grow(found: list[int], seen: set[int], nbrs: Nbrs, admit: Callable[[int], bool], *,
+         limit: int | None = None, reads: list[int] | None = None) -> bool:
+    """Grow ``found`` in place, breadth-first, through the neighbours ``admit`` accepts; True once it holds
+    ``limit`` cells (never, without one).
+
+    ``seen`` holds the cells already in ``found`` (kept up to date), so a second call with another ``admit``
+    carries on where the first stopped: a group, then its room. Every neighbour looked at that is not in
+    ``seen`` is appended to ``reads``, for callers that cache an answer until one of those cells changes.
+    """
+    if limit is not None and len(found) >= limit:
+        return True
+    for c in found:
+        for x in nbrs[c]:
+            if x not in seen:
+                if reads is not None:
+                    reads.append(x)
+                if admit(x):
+                    seen.add(x)
+                    found.append(x)
+        if limit is not None and len(found) >= limit:
+            return True
+    return False
+
+
 def boundary(cells: Iterable[int], nbrs: Nbrs) -> list[int]:
     """Cells next to ``cells`` and not in them, in the order first met."""
     inside = set(cells)

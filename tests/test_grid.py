@@ -120,3 +120,20 @@ def test_set_bits_lists_the_set_bits_lowest_first():
     assert list(set_bits(0)) == []
     assert list(set_bits(0b101001)) == [0, 3, 5]
     assert list(set_bits(1 << 400 | 2)) == [1, 400]
+
+
+def test_grow_carries_on_from_a_group_to_its_room_and_lists_what_it_read():
+    from fillomino.grid import grow, neighbour_table
+
+    values = [2, 2, 0,
+              5, 1, 0,
+              0, 5, 0]
+    nbrs = neighbour_table(3, 3)
+    found, seen, reads = [0], {0}, []
+    assert not grow(found, seen, nbrs, lambda x: values[x] == 2, reads=reads)
+    assert found == [0, 1] and seen == {0, 1} and set(reads) == {1, 2, 3, 4}
+    # then its room through the zeros, stopping once it holds four cells
+    assert grow(found, seen, nbrs, lambda x: values[x] == 0, limit=4, reads=reads)
+    assert found[:2] == [0, 1] and len(found) == 4 and set(found[2:]) <= {2, 5, 8}
+    assert not grow([4], {4}, nbrs, lambda x: values[x] == 9, limit=2)
+    assert grow([4], {4}, nbrs, lambda x: False, limit=1)  # already holds the limit

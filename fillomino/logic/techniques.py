@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from ..grid import boundary, component, component_sizes, components, distances, group_of, set_bits
+from ..grid import boundary, component, component_sizes, components, distances, group_of, grow, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -515,34 +515,16 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
         if not m or m & (m - 1) or s in seen:
             continue
         v = m.bit_length() - 1
-        # the group (a fixed cell's candidates are exactly its size's bit: equal candidates, same fixed size),
-        # searched inline: this runs for every trial of completions, forced, pair and pocket
+        # a fixed cell's candidates are exactly its size's bit: equal candidates mean the same fixed size
         group = [s]
         inside = {s}
-        for c in group:
-            for x in nbrs[c]:
-                if x not in inside:
-                    reads.append(x)
-                    if cand[x] == m:
-                        inside.add(x)
-                        group.append(x)
+        grow(group, inside, nbrs, lambda x, m=m: cand[x] == m, reads=reads)
         seen |= inside
         n = len(group)
         if n > v:
             return f"a group of {v}s would have {n} cells"
-        if n < v:
-            # its room: the cells connected to it that allow v, counted until there are v
-            for c in group:
-                for x in nbrs[c]:
-                    if x not in inside:
-                        reads.append(x)
-                        if cand[x] & m:
-                            inside.add(x)
-                            group.append(x)
-                if len(group) >= v:
-                    break
-            else:
-                return f"a group of {v}s at {b.name(s)} would have no room to grow"
+        if n < v and not grow(group, inside, nbrs, lambda x, m=m: cand[x] & m, limit=v, reads=reads):
+            return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
 
