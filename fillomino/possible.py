@@ -200,6 +200,8 @@ class Search:
     sat_calls: int = 0
     defer_k: bool = False
     """Leave the proof that no region is larger than K to ``possible``'s own questions (see ``big_open``)."""
+    short_proof: int = SHORT_PROOF
+    """Conflicts each cell's own question may spend before it joins the shared question (SHORT_PROOF)."""
 
     def __post_init__(self) -> None:
         validate_max_size(self.puzzle, self.max_size)
@@ -427,7 +429,7 @@ class Search:
             for c in todo:
                 try:
                     while pending := unseen(c):
-                        if not ask(pending, SHORT_PROOF):
+                        if not ask(pending, self.short_proof):
                             rule_out(pending)
                             break
                 except LongProof:

@@ -325,22 +325,29 @@ def spy(monkeypatch) -> Spy:
     return seen
 
 
-def test_cells_whose_proof_runs_long_are_settled_together_exactly(monkeypatch, spy):
-    # with an allowance of one conflict most cell questions run long and go to the shared question
-    monkeypatch.setattr(possible_module, "SHORT_PROOF", 1)
+def possible_with_short_proofs(puzzle: Puzzle, **options) -> Possible:
+    """possible() with an allowance of one conflict per cell question: most run long and go to the shared one."""
+    search = possible_module.Search(puzzle, defer_k=True, short_proof=1, **options)
+    try:
+        return search.result(search.possible(), 0.0)
+    finally:
+        search.close()
+
+
+def test_cells_whose_proof_runs_long_are_settled_together_exactly(spy):
     for rows, cols in [(3, 4), (4, 4)]:
         expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
-        assert flat(possible(Puzzle.empty(rows, cols))) == expected, (rows, cols)
+        assert flat(possible_with_short_proofs(Puzzle.empty(rows, cols))) == expected, (rows, cols)
     board = Puzzle.from_grid([[0, 0, 0, 0], [0, 3, 0, 0], [0, 0, 0, 4], [0, 0, 0, 0]])
-    assert flat(possible(board)) == bruteforce.possible_values(4, 4, list(board.clues))
+    assert flat(possible_with_short_proofs(board)) == bruteforce.possible_values(4, 4, list(board.clues))
     assert spy.long_proofs > 0
 
 
 @FIXTURE_CASES
 @given(p=boards())
-def test_random_boards_with_long_proofs_asked_together_match_brute_force(monkeypatch, p):
-    monkeypatch.setattr(possible_module, "SHORT_PROOF", 1)
-    assert flat(possible(p, engine=CnfEngine(first_k=2))) == bruteforce.possible_values(p.rows, p.cols, list(p.clues))
+def test_random_boards_with_long_proofs_asked_together_match_brute_force(p):
+    assert flat(possible_with_short_proofs(p, engine=CnfEngine(first_k=2))) == bruteforce.possible_values(
+        p.rows, p.cols, list(p.clues))
 
 
 def test_an_unproved_k_that_is_wrong_is_settled_the_long_way(spy):
