@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from ..grid import boundary, component, component_sizes, components, distances, group_of, grow, set_bits
+from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -144,19 +144,14 @@ class Near:
         self.within: list[int] = []
 
     def _within(self, d: int) -> int:
-        """The grid cells within distance d of a point, as a bitset over rows of cols + 1 bits (the spare bit
-        keeps a row from spilling into the next): grown one step at a time, each step kept."""
-        width, full, _ = _shape_masks(self.rows, self.cols)
+        """The grid cells within distance d of a point, as a cell mask: grown one step at a time, each step kept."""
         if self.mask is None:
-            m = 0
-            for r, c in self.points:
-                m |= 1 << (r * width + c)
-            self.mask = m
-            self.within.append(m)
+            self.mask = sum(1 << (r * self.cols + c) for r, c in set(self.points))
+            self.within.append(self.mask)
         within = self.within
         while len(within) <= d:
             x = within[-1]
-            y = (x | x << 1 | x >> 1 | x << width | x >> width) & full
+            y = bit_spread(x, self.rows, self.cols)
             if y == x:
                 return x  # the whole reachable grid: no farther step adds a cell
             within.append(y)
@@ -173,8 +168,8 @@ class Near:
         r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
         if r0 > r1 or c0 > c1:
             return any(max(0, box[0] - r, r - box[1]) + max(0, box[2] - c, c - box[3]) <= d for r, c in self.points)
-        width, _, rep = _shape_masks(self.rows, self.cols)
-        cells = ((((1 << (c1 - c0 + 1)) - 1) << c0) * rep[r1 - r0 + 1]) << (r0 * width)
+        segment = ((1 << (c1 - c0 + 1)) - 1) << c0
+        cells = segment * _row_starts(self.rows, self.cols)[r1 - r0 + 1] << (r0 * self.cols)
         return bool(cells & self._within(d))
 
     def cell(self, i: int, d: int) -> bool:
@@ -183,15 +178,12 @@ class Near:
 
 
 @lru_cache(maxsize=64)
-def _shape_masks(rows: int, cols: int) -> tuple[int, int, list[int]]:
-    """For Near's bitsets: the row width (cols + 1), every grid cell, and rep[k] = one bit at the start of each of
-    k rows (a row's bits times rep[k] repeats them down k rows)."""
-    width = cols + 1
-    rep = [0]
+def _row_starts(rows: int, cols: int) -> list[int]:
+    """k -> one bit at the start of each of k rows: a row's segment times it repeats the segment down k rows."""
+    out = [0]
     for k in range(rows):
-        rep.append(rep[-1] | 1 << (k * width))
-    full = ((1 << cols) - 1) * rep[rows]
-    return width, full, rep
+        out.append(out[-1] | 1 << (k * cols))
+    return out
 
 
 def grown(b: Board, dirty: set[int]) -> set[int]:
