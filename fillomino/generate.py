@@ -15,11 +15,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .grid import distances, neighbour_table
 from .partition import Stream, default_weights, random_answer, size_table
 from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
 from .solvers.base import Budget, Status
+
+if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
+    from .solvers.cnf import UniquenessOracle
 
 GENERATOR_VERSION = "3"
 """Bumped whenever the same seed and options would give a different puzzle.
@@ -288,9 +292,7 @@ def carve(
         carver.run(rng.shuffle([list(o) for o in orbits]))
         return sorted(carver.kept), carver.calls
     finally:
-        close = getattr(oracle, "close", None)
-        if close is not None:
-            close()
+        oracle.close()
 
 
 @dataclass(frozen=True)
@@ -466,7 +468,8 @@ class _Carver:
                 self.live[a].discard(c)
 
 
-def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int, warm=None) -> None:
+def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads: int,
+                  warm: UniquenessOracle | None = None) -> None:
     """The CNF engine's proof, independent of the rater, that the clues at ``kept`` admit only ``answer``: asked
     first of ``warm`` (a UniquenessOracle of this answer already built, with its own small budget), else of a
     fresh model."""
@@ -481,9 +484,7 @@ def _prove_unique(answer: Grid, kept: list[int], budget: Budget | None, threads:
         try:
             status, _ = oracle.check_fresh(kept, budget=budget or Budget(), ways=fresh_ways(threads))
         finally:
-            close = getattr(oracle, "close", None)
-            if close is not None:
-                close()
+            oracle.close()
     if status == Status.UNKNOWN:
         raise BudgetExhausted("the budget ran out on the uniqueness proof of a finished puzzle (give a larger --budget "
                               "or none)")
