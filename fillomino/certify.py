@@ -332,7 +332,7 @@ def _check_minimal(record: Record, puzzle: Puzzle, solution: Grid, budget: Budge
             if deadline is not None:
                 oracle.budget = Budget(max(deadline - time.perf_counter(), 1e-3), budget.conflicts)
             # the whole clue set is proved unique, so another solution must differ at this cell
-            status, _ = oracle.check([c for c in cells if c != cell], must_differ=[cell])
+            status, _ = oracle.check_near([c for c in cells if c != cell], cell)
             if status is Status.UNKNOWN:
                 record.unknowns.append(
                     f"minimal: the budget ({_budget_text(budget)}) ran out after {k} of {len(cells)} clues"

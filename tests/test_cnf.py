@@ -216,6 +216,44 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(ways, 
         oracle.close()
 
 
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_oracle_looking_near_a_removed_clue_first_agrees_with_the_brute_force(data):
+    """Clues unique for the answer, one taken out: ``check_near`` (windows of 1, 2, 4... steps around
+    that cell before the whole grid) says unique exactly when the brute force finds only the answer,
+    and any other solution it gives is a real one that differs at that cell."""
+    rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (3, 4), (2, 5), (1, 6)]))
+    answers = every_answer(rows, cols)
+    answer = data.draw(st.sampled_from(answers))
+    grid = tuple(tuple(answer[r * cols : (r + 1) * cols]) for r in range(rows))
+    oracle = cnf.UniquenessOracle(grid)
+    try:
+        for _ in range(3):
+            kept = data.draw(st.sets(st.sampled_from(range(rows * cols)), min_size=1))
+            if len([t for t in answers if all(t[i] == answer[i] for i in kept)]) != 1:
+                continue
+            cell = data.draw(st.sampled_from(sorted(kept)))
+            held = sorted(kept - {cell})
+            truth = [t for t in answers if all(t[i] == answer[i] for i in held)]
+            status, other = oracle.check_near(held, cell, first_radius=data.draw(st.sampled_from([1, 2])))
+            if len(truth) == 1:
+                assert status is Status.UNIQUE and other is None
+            else:
+                assert status is Status.MULTIPLE
+                assert flat(other) in truth and flat(other)[cell] != answer[cell]
+    finally:
+        oracle.close()
+
+
+def test_oracle_looking_near_needs_a_window():
+    oracle = cnf.UniquenessOracle(((1, 2, 2),))
+    try:
+        with pytest.raises(ValueError, match="first_radius"):
+            oracle.check_near([0], 1, first_radius=0)
+    finally:
+        oracle.close()
+
+
 def test_escalate_after_is_an_engine_setting_per_model():
     """None adds the rooted regions up front; a large allowance leaves an easy search without them;
     either way the answer is a solution (the clauses are redundant)."""

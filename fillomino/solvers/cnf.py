@@ -14,10 +14,14 @@ from dataclasses import replace
 
 from ..clock import Clock
 from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Interrupted
+from ..grid import distances, neighbour_table
 from ..puzzle import Grid, Puzzle, to_grid
 from .base import Budget, Status, Verdict, differing_cells
 
 NAME = "cnf"
+
+NEAR_FIRST_RADIUS = 6
+"""``UniquenessOracle.check_near``'s first window: the cells within this many steps of the changed cell."""
 
 Way = tuple[str, int | None]
 """How a fresh model is run: (pysat solver name, conflicts before strengthening or None for never)."""
@@ -280,21 +284,53 @@ class UniquenessOracle:
         self.calls = 0
         self.solves = 0
 
-    def check(self, clue_cells: Iterable[int], must_differ: Iterable[int] = ()) -> tuple[Status, Grid | None]:
+    def check(
+        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), *, clock: Clock | None = None
+    ) -> tuple[Status, Grid | None]:
         """(UNIQUE, None), (MULTIPLE, another solution) or (UNKNOWN, None) when the budget runs out."""
-        others = self.others(clue_cells, must_differ)
+        others = self.others(clue_cells, must_differ, clock=clock)
         if others is None:
             return Status.UNKNOWN, None
         if not others:
             return Status.UNIQUE, None
         return Status.MULTIPLE, to_grid(others[0], self.cols)
 
+    def check_near(
+        self, clue_cells: Iterable[int], cell: int, *, first_radius: int = NEAR_FIRST_RADIUS
+    ) -> tuple[Status, Grid | None]:
+        """``check(clue_cells, must_differ=[cell])``, asked first of the solutions that keep the answer
+        everywhere beyond ``first_radius`` steps of ``cell``, then twice as far, and so on up to the whole grid.
+
+        Exact: a solution found inside a window is checked against the rules of the whole grid, so it is
+        a real other solution, and only the whole-grid question can answer UNIQUE. It pays when another
+        solution usually exists and differs near ``cell``: a clue that is needed (certify ``--minimal``)
+        is mostly shown so by a small change around it, which a window finds far sooner than a search
+        of the whole grid. One clock, from ``clock`` or the budget, covers every window.
+        """
+        if first_radius < 1:
+            raise ValueError(f"first_radius must be at least 1, not {first_radius}")
+        held = set(clue_cells)
+        clock = self.clock or Clock.of(self.budget)
+        nbrs = neighbour_table(self.rows, self.cols)
+        radius = first_radius
+        while True:
+            window = distances(cell, nbrs, within=radius)
+            if len(window) == len(self.values):
+                return self.check(held, [cell], clock=clock)
+            kept = held.union(c for c in range(len(self.values)) if c not in window)
+            status, other = self.check(kept, [cell], clock=clock)
+            if status is not Status.UNIQUE:
+                return status, other
+            radius *= 2
+
     def others(
-        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), *, many: int = 1, gather: bool = False
+        self, clue_cells: Iterable[int], must_differ: Iterable[int] = (), *, many: int = 1, gather: bool = False,
+        clock: Clock | None = None,
     ) -> list[list[int]] | None:
         """Other solutions (row-major) with the answer's values at ``clue_cells``: [] when the answer is
         the only one, None when the budget ran out. With ``gather`` up to ``many`` different ones, each
-        kept apart from the next by a clause of this question only."""
+        kept apart from the next by a clause of this question only. ``clock`` (default: the oracle's
+        clock, else one started from its budget) bounds the question."""
         self.calls += 1
         model = self.model
         assumptions = [model.lit(c, self.values[c]) for c in clue_cells]
@@ -305,7 +341,7 @@ class UniquenessOracle:
             if differ:
                 model.add_clause([-switch, *differ])
             assumptions.append(switch)
-        clock = self.clock or Clock.of(self.budget)
+        clock = clock or self.clock or Clock.of(self.budget)
         found: list[list[int]] = []
         try:
             while len(found) < many:
