@@ -8,7 +8,7 @@ granted twice. A spent clock means the answer is unknown, never a guess.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -23,6 +23,8 @@ class Clock:
 
     end: float | None = None
     conflicts: int | None = None
+    parent: Clock | None = field(default=None, repr=False, compare=False)
+    """The clock this one was cut from (``share``): every conflict charged here is charged there too."""
 
     @classmethod
     def after(cls, seconds: float | None, conflicts: int | None = None) -> Clock:
@@ -50,6 +52,14 @@ class Clock:
         return self.late() or (self.conflicts is not None and self.conflicts <= 0)
 
     def charge(self, conflicts: int) -> None:
-        """Count conflicts a solver call spent against the allowance."""
+        """Count conflicts a solver call spent against the allowance (and the allowances it was cut from)."""
         if self.conflicts is not None:
             self.conflicts -= conflicts
+        if self.parent is not None:
+            self.parent.charge(conflicts)
+
+    def share(self, conflicts: int) -> Clock:
+        """A clock for one question: this one's end, at most ``conflicts`` of its conflicts, and charging them
+        here as it spends them. Spent alone, it means the question was long; the budget may have time left."""
+        allowance = conflicts if self.conflicts is None else min(conflicts, self.conflicts)
+        return Clock(self.end, allowance, parent=self)

@@ -295,25 +295,16 @@ class Search:
             act = model.pool.id(("possible-act", self.questions))
             model.add_clause([-act, *pending])
             assumptions = [*assumptions, act]
-        clock = self.clock
-        if conflicts is not None:  # a clock of its own, ending with the budget, charged back to it below
-            clock = Clock(self.clock.end, conflicts if self.clock.conflicts is None
-                          else min(conflicts, self.clock.conflicts))
-            allowance = clock.conflicts
+        clock = self.clock if conflicts is None else self.clock.share(conflicts)
         try:
             return model.solve(assumptions, clock)
         except Interrupted:
-            if clock is not self.clock:
-                self.clock.charge(allowance - clock.conflicts)  # type: ignore[operator]
-                clock = self.clock
-                if not self.clock.spent():
-                    raise LongProof from None
+            if clock is not self.clock and not self.clock.spent():
+                raise LongProof from None
             raise BudgetExhausted(
                 "the budget ran out before every cell's possible values were settled: the answer is unknown"
             ) from None
         finally:
-            if clock is not self.clock:
-                self.clock.charge(allowance - clock.conflicts)  # type: ignore[operator]
             if pending is not None:
                 model.add_clause([-act])  # retire the question's clause for good
 

@@ -40,3 +40,16 @@ def test_cpsat_never_gives_a_conflict_it_has_not_shrunk_to_minimal():
     assert cpsat.minimal_conflict(unsolvable, None) == [0, 1]
     with pytest.raises(BudgetExhausted):
         cpsat.minimal_conflict(unsolvable, None, Clock.after(None, 0))
+
+
+def test_a_shared_clock_spends_its_parents_conflicts_and_ends_with_it():
+    budget = Clock.after(30, 100)
+    question = budget.share(40)
+    assert question.end == budget.end and question.conflicts == 40
+    question.charge(40)
+    assert question.spent() and not budget.spent() and budget.conflicts == 60
+    last = budget.share(80)  # never more than the budget has left
+    assert last.conflicts == 60
+    last.charge(60)
+    assert budget.spent() and budget.conflicts == 0
+    assert Clock.after(None).share(5).conflicts == 5  # a budget without a conflict limit still caps the question
