@@ -74,20 +74,22 @@ class Page:
         self.base, self.pool, self.think = base, pool, think
         self.client = f"bench-{os.getpid()}-{next(self._clients)}"
         self.seq = 0
-        self.reniced: set[int] = set()
+        self.failed: set[int] = set()
         self.pauses = self.capped = 0
 
     def ahead(self) -> dict:
         with urllib.request.urlopen(self.base + "/api/ahead", timeout=30) as res:
             state = json.loads(res.read())
         pid = state.get("pid")
-        if pid and pid not in self.reniced:  # see the module's text: its share of the CPU, not none
-            self.reniced.add(pid)
+        if pid and pid not in self.failed:  # see the module's text: its share of the CPU, not none
             try:
+                if os.getpriority(os.PRIO_PROCESS, pid) == 0:  # not yet lowered, or already set back
+                    return state
                 os.setpriority(os.PRIO_PROCESS, pid, 0)
                 with open(f"/proc/{pid}/autogroup", "w") as group:
                     group.write("0")
             except OSError as exc:
+                self.failed.add(pid)
                 print(f"cannot give the background worker a normal priority: {exc}", file=sys.stderr)
         return state
 
