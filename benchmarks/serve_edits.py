@@ -24,7 +24,7 @@ that background worker, not wall seconds: on an idle two-core machine it has a c
 the setter thinks, so T CPU seconds is T seconds of thinking; on a busy one the wall time is the load's.
 A pause ends early when there is nothing left to work on. The background worker runs at the lowest
 priority, so next to a long run with a higher one it would get no CPU at all: the benchmark sets it back
-to a normal priority (as root; else it says so) so that it gets its share. ``--think 0`` (the default)
+to a normal priority (as root; else it stays low) so that it gets its share. ``--think 0`` (the default)
 is today's behaviour, with the background still on; ``--no-ahead`` switches it off.
 "Cached" counts edits whose verdict and loose cells were both settled before the edit (or the verdict
 was, unique or none); "ahead" the edits answered by a background question still in flight.
@@ -40,14 +40,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import random
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -58,7 +56,7 @@ from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
 from fillomino.puzzle import Puzzle  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
-from tests.test_serve_support import post, running_server  # noqa: E402
+from tests.test_serve_support import ahead_state, post, running_server  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
 DEFAULT_PUZZLE = "janko-007.txt"
@@ -74,24 +72,10 @@ class Page:
         self.base, self.pool, self.think = base, pool, think
         self.client = f"bench-{os.getpid()}-{next(self._clients)}"
         self.seq = 0
-        self.failed: set[int] = set()
         self.pauses = self.capped = 0
 
     def ahead(self) -> dict:
-        with urllib.request.urlopen(self.base + "/api/ahead", timeout=30) as res:
-            state = json.loads(res.read())
-        pid = state.get("pid")
-        if pid and pid not in self.failed:  # see the module's text: its share of the CPU, not none
-            try:
-                if os.getpriority(os.PRIO_PROCESS, pid) == 0:  # not yet lowered, or already set back
-                    return state
-                os.setpriority(os.PRIO_PROCESS, pid, 0)
-                with open(f"/proc/{pid}/autogroup", "w") as group:
-                    group.write("0")
-            except OSError as exc:
-                self.failed.add(pid)
-                print(f"cannot give the background worker a normal priority: {exc}", file=sys.stderr)
-        return state
+        return ahead_state(self.base, boost=True)  # see the module's text: its share of the CPU, not none
 
     def pause(self) -> None:
         """The setter thinks: until the background has spent ``think`` CPU seconds, or has nothing left."""
