@@ -17,9 +17,10 @@ both, on this machine at its load. ``--all-removals`` also takes each clue of ea
 on its own and put back: every "take out a clue" edit there is, not just the test's, in a shuffled
 order (the same for every run), since a setter picks a clue where the server works in reading order.
 
-``--think T [T ...]`` is the setter's pause after each answer before the next edit, one fresh server
-(and one table) per value in the same run: while the page waits, the server works ahead on the removal
-of each clue of the grid on screen (``fillomino.serve.ahead``). The pause is counted in CPU seconds of
+``--think T [T ...]`` is the setter's pause before taking a clue out (looking at the grid with every
+clue in, after its answers), one fresh server (and one table) per value in the same run: while the page
+waits, the server works ahead on the removal of each clue of the grid on screen (``fillomino.serve.ahead``).
+The other edits follow their answers at once. The pause is counted in CPU seconds of
 that background worker, not wall seconds: on an idle two-core machine it has a core to itself while
 the setter thinks, so T CPU seconds is T seconds of thinking; on a busy one the wall time is the load's.
 A pause ends early when there is nothing left to work on. The background worker runs at the lowest
@@ -108,7 +109,6 @@ class Page:
         shown = min(v_time, l_time) if decided else l_time
         cached = bool(verdict.get("cached")) and (decided or bool(loose.get("cached")))
         ahead = bool(verdict.get("ahead") or loose.get("ahead"))
-        self.pause()
         return {"verdict": verdict, "loose": loose, "verdict_ms": v_ms, "loose_ms": l_ms, "shown": shown,
                 "wall": max(verdict["ms"], loose["ms"]), "cached": cached, "ahead": ahead}
 
@@ -126,6 +126,7 @@ def setter(page: Page, puzzle: Puzzle, step: int) -> list[tuple[str, dict]]:
     for cell in puzzle.clue_cells()[::step]:
         if tried == 3:
             break
+        page.pause()
         out_one = with_clue(puzzle, cell, 0)
         e = page.edit(out_one)
         if e["verdict"]["status"] == "unique":
@@ -153,6 +154,7 @@ def removals(page: Page, puzzle: Puzzle) -> list[tuple[str, dict]]:
     cells = puzzle.clue_cells()
     random.Random(write_id(puzzle)).shuffle(cells)
     for cell in cells:
+        page.pause()
         e = page.edit(with_clue(puzzle, cell, 0))
         kind = "needed" if e["verdict"]["status"] != "unique" else "not needed"
         out.append((f"take out a {kind} clue", e))
@@ -206,7 +208,7 @@ def main() -> None:
     ap.add_argument("--step", type=int, default=5, help="take out every STEP-th clue, as the browser test does")
     ap.add_argument("--all-removals", action="store_true", help="also take out each clue on its own")
     ap.add_argument("--think", type=float, nargs="+", default=[0.0], metavar="T",
-                    help="the setter's pause after each answer, in CPU seconds of the background (default 0)")
+                    help="the setter's pause before taking a clue out, in CPU seconds of the background (default 0)")
     ap.add_argument("--no-ahead", action="store_true", help="serve with --no-ahead (nothing worked out ahead)")
     args = ap.parse_args()
     files = [Path(f) for f in args.files] or default_files(args.puzzles)
