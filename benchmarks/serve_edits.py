@@ -32,6 +32,10 @@ was, unique or none); "ahead" the edits answered by a background question still 
 
     python benchmarks/serve_edits.py [FILE ...] [--puzzles 10] [--step 5] [--all-removals] [--think 0 5 15]
         [--no-ahead]
+    python benchmarks/serve_edits.py [FILE ...] --ahead-cost
+
+``--ahead-cost`` measures only what working ahead costs: for each puzzle, a fresh server is shown the
+grid and the background's CPU (from worker start to every removal settled) is printed.
 
 FILE defaults to janko.at 10x10 #007 (the test's puzzle) and the first ``--puzzles`` unique 10x10
 puzzles of ../shared/corpus-external/INDEX.tsv. Prints Markdown tables and the load average.
@@ -162,6 +166,18 @@ def removals(page: Page, puzzle: Puzzle) -> list[tuple[str, dict]]:
     return out
 
 
+def work_ahead(base: str, pool: ThreadPoolExecutor, puzzle: Puzzle) -> tuple[float, int, float]:
+    """The background's CPU seconds and questions to work out every removal of a grid seen for the first time,
+    and the wall seconds it took here."""
+    Page(base, pool).edit(puzzle)
+    grid, wall = write_id(puzzle), time.monotonic()
+    while True:
+        state = ahead_state(base, boost=True)
+        if state["grid"] == grid and state["idle"]:
+            return state["cpu"], state["answered"], time.monotonic() - wall
+        time.sleep(0.05)
+
+
 def figures(values: list[float]) -> str:
     if not values:
         return " |  | "
@@ -210,6 +226,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, nargs="+", default=[0.0], metavar="T",
                     help="the setter's pause before taking a clue out, in CPU seconds of the background (default 0)")
     ap.add_argument("--no-ahead", action="store_true", help="serve with --no-ahead (nothing worked out ahead)")
+    ap.add_argument("--ahead-cost", action="store_true",
+                    help="only: what the background spends on every removal of each puzzle, with a fresh server each")
     args = ap.parse_args()
     files = [Path(f) for f in args.files] or default_files(args.puzzles)
     if not files:
@@ -218,6 +236,15 @@ def main() -> None:
     start, load = time.perf_counter(), os.getloadavg()[0]
     print(f"{len(files)} puzzles ({', '.join(p.stem for p in files)}); commit {commit.stdout.strip()}; "
           f"load average {load:.1f} at the start")
+    if args.ahead_cost:
+        print("\n| puzzle | clues | questions | background CPU (s) | wall here (s) |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for path in files:
+            puzzle = read_puzzle(str(path))
+            with running_server() as base, ThreadPoolExecutor(len(FIRST_PANELS)) as pool:
+                cpu, asked, wall = work_ahead(base, pool, puzzle)
+            print(f"| {path.stem} | {len(puzzle.clue_cells())} | {asked} | {cpu:.1f} | {wall:.0f} |", flush=True)
+        return
     for think in args.think:
         scripted: list[tuple[str, dict]] = []
         each: list[tuple[str, dict]] = []
