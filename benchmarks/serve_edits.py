@@ -33,9 +33,11 @@ was, unique or none); "ahead" the edits answered by a background question still 
     python benchmarks/serve_edits.py [FILE ...] [--puzzles 10] [--step 5] [--all-removals] [--think 0 5 15]
         [--no-ahead]
     python benchmarks/serve_edits.py [FILE ...] --ahead-cost
+    python benchmarks/serve_edits.py --keep-or-kill 3
 
 ``--ahead-cost`` measures only what working ahead costs: for each puzzle, a fresh server is shown the
-grid and the background's CPU (from worker start to every removal settled) is printed.
+grid and the background's CPU (from worker start to every removal settled) is printed. ``--keep-or-kill``
+measures whether a background question in flight slows the page's own (see ``keep_or_kill``).
 
 FILE defaults to janko.at 10x10 #007 (the test's puzzle) and the first ``--puzzles`` unique 10x10
 puzzles of ../shared/corpus-external/INDEX.tsv. Prints Markdown tables and the load average.
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import random
 import statistics
@@ -178,6 +181,47 @@ def work_ahead(base: str, pool: ThreadPoolExecutor, puzzle: Puzzle) -> tuple[flo
         time.sleep(0.05)
 
 
+def keep_or_kill(rounds: int) -> None:
+    """Whether a background question in flight slows the foreground: two workers at normal priority (the page's
+    verdict and loose cells) ask the loose cells of janko.at #016 without r9c2 (seconds of CPU), with and without
+    a third at the background's priority asking the same; the CPU each got over the foreground's window."""
+    from fillomino.serve.ahead import process_cpu
+
+    source = read_puzzle(str(EXTERNAL / "janko-016.txt"))
+    hard = write_id(with_clue(source, 8 * source.cols + 1, 0))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def start(low: bool) -> subprocess.Popen:
+        argv = [sys.executable, "-m", "fillomino.serve.worker", *(["--low-priority"] if low else [])]
+        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                                start_new_session=True)
+
+    def ask(worker: subprocess.Popen, puzzle: str) -> None:
+        worker.stdin.write(json.dumps({"panel": "loose", "puzzle": puzzle, "seconds": 600}) + "\n")  # type: ignore
+        worker.stdin.flush()  # type: ignore[union-attr]
+
+    for rnd in range(rounds):
+        for background in (False, True):
+            workers = [start(False), start(False)] + ([start(True)] if background else [])
+            for w in workers:  # loaded and answering before the clock starts
+                ask(w, "fillomino:1x1:1")
+                w.stdout.readline()  # type: ignore[union-attr]
+            before = [process_cpu(w.pid) for w in workers]
+            for w in workers[::-1]:
+                ask(w, hard)
+            wall = time.monotonic()
+            for w in workers[:2]:
+                w.stdout.readline()  # type: ignore[union-attr]
+            wall = time.monotonic() - wall
+            used = [process_cpu(w.pid) - b for w, b in zip(workers, before)]
+            print(f"round {rnd}, background {'on' if background else 'off'}: foreground wall {wall:.1f} s, CPU "
+                  f"{used[0]:.2f} + {used[1]:.2f} s; background CPU {used[2] if background else 0:.2f} s; "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
+            for w in workers:
+                w.kill()
+                w.wait()
+
+
 def figures(values: list[float]) -> str:
     if not values:
         return " |  | "
@@ -226,9 +270,14 @@ def main() -> None:
     ap.add_argument("--think", type=float, nargs="+", default=[0.0], metavar="T",
                     help="the setter's pause before taking a clue out, in CPU seconds of the background (default 0)")
     ap.add_argument("--no-ahead", action="store_true", help="serve with --no-ahead (nothing worked out ahead)")
+    ap.add_argument("--keep-or-kill", type=int, metavar="ROUNDS",
+                    help="only: the CPU a background question in flight takes from the foreground (see keep_or_kill)")
     ap.add_argument("--ahead-cost", action="store_true",
                     help="only: what the background spends on every removal of each puzzle, with a fresh server each")
     args = ap.parse_args()
+    if args.keep_or_kill:
+        keep_or_kill(args.keep_or_kill)
+        return
     files = [Path(f) for f in args.files] or default_files(args.puzzles)
     if not files:
         sys.exit("no puzzles: pass files, or put the external corpus at ../shared/corpus-external")
