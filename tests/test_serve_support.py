@@ -49,9 +49,12 @@ def ahead_state(base: str, boost: bool = False) -> dict:
         state = json.loads(res.read())
     pid = state.get("pid")
     if boost and pid:
-        with contextlib.suppress(OSError):
-            if os.getpriority(os.PRIO_PROCESS, pid) > 0:  # lowered (it does so once its imports are done)
+        with contextlib.suppress(OSError, ValueError):  # it lowers both itself once its imports are done
+            if os.getpriority(os.PRIO_PROCESS, pid) > 0:
                 os.setpriority(os.PRIO_PROCESS, pid, 0)
+            with open(f"/proc/{pid}/autogroup") as group:  # "/autogroup-N nice K"
+                lowered = int(group.read().split()[-1]) > 0
+            if lowered:
                 with open(f"/proc/{pid}/autogroup", "w") as group:
                     group.write("0")
     return state
