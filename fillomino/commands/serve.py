@@ -12,8 +12,9 @@ EPILOG = """examples:
 After each edit the page shows the verdict, the loose cells with their possible values, the two
 answers and where they differ, the conflicting clues, the number of solutions and suggested
 clues; each panel has --budget seconds per edit, and a newer edit cancels the older analysis.
-While the page is idle, the server works out each clue's removal in the background (at the lowest
-CPU priority), so taking out a needed clue is answered at once; --no-ahead switches that off.
+While the setter looks at a grid, the server works out the removal of each of its clues in the
+background (at the lowest CPU priority), so a removal it has reached is answered from its cache;
+--no-ahead switches that off.
 Needs the web extra: pip install 'fillomino[serve]'."""
 
 
