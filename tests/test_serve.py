@@ -364,3 +364,33 @@ def test_a_closed_server_leaves_no_worker_behind_not_even_ahead() -> None:
     while any(_running(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in children if _running(pid)]
+
+
+def test_a_newer_grid_keeps_the_question_in_flight_it_wants_and_kills_the_others() -> None:
+    from fillomino.serve.ahead import Ahead
+
+    async def go() -> None:
+        def ask(name: str, puzzle: Puzzle) -> dict | None:  # only the 14x14's removal: the empty grid, endless
+            return {"panel": name, "puzzle": write_id(puzzle), "seconds": 600} if puzzle.rows == 14 else None
+
+        ahead = Ahead(ask, lambda *answer: None)
+        ahead.look_at(Puzzle(14, 14, (1,) + (0,) * 195))
+        for _ in range(600):
+            if ahead.current is not None:
+                break
+            await asyncio.sleep(0.1)
+        key, worker = ahead.current, ahead.worker
+        assert key == ("verdict", EMPTY_14) and worker is not None
+        shared = ahead.pending(key)
+        assert shared is not None and ahead.pending(("loose", EMPTY_14)) is None
+        ahead.look_at(Puzzle(14, 14, (2,) + (0,) * 195))  # another grid with the same removal: it is kept
+        await asyncio.sleep(0.5)
+        assert ahead.current == key and worker.alive and not shared.done()
+        ahead.look_at(parse_puzzle(UNIQUE))  # none of its removals is that question: it is killed
+        await asyncio.wait_for(worker.process.wait(), 30)
+        await asyncio.sleep(0.1)
+        assert shared.cancelled() and ahead.current is None
+        await ahead.close()
+        assert ahead.worker is None
+
+    asyncio.run(go())
