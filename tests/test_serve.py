@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +22,7 @@ from fillomino.serve.app import Cancels  # noqa: E402
 from fillomino.serve.server import bind, is_loopback  # noqa: E402
 from fillomino.serve.workers import Pool  # noqa: E402
 from fillomino.solvers import uniqueness  # noqa: E402
-from tests.test_serve_support import ROOT, post, running_server  # noqa: E402
+from tests.test_serve_support import ROOT, ahead_state, post, running_server  # noqa: E402
 
 # a 5x5 with one solution (janko 001's grid), and the same with two clues taken out
 UNIQUE = "3..5.\n.1..2\n.4.2.\n4..3.\n.4..4\n"
@@ -30,7 +32,8 @@ EMPTY_14 = write_id(Puzzle(14, 14, (0,) * 196))
 
 @pytest.fixture(scope="module")
 def server() -> str:
-    with running_server(write_id(parse_puzzle(UNIQUE))) as base:
+    """A server that works nothing out ahead, so which answers are settled depends on these tests alone."""
+    with running_server(write_id(parse_puzzle(UNIQUE)), "--no-ahead") as base:
         yield base
 
 
@@ -241,3 +244,153 @@ def test_only_json_from_loopback_names_is_taken(server: str) -> None:
         urllib.request.urlopen(rebound, timeout=30)
     assert refused.value.code == 400
 
+
+
+AHEAD_WAIT = 600
+"""Seconds a test waits for the background at most: it yields the CPU to everyone, and the machine may be busy."""
+
+
+def removal(text: str, cell: int) -> str:
+    puzzle = parse_puzzle(text)
+    return write_id(puzzle.with_clues([0 if i == cell else v for i, v in enumerate(puzzle.clues)]))
+
+
+def wait_ahead(base: str, grid: str) -> dict:
+    """Poll until the background has worked through the removals of ``grid`` (generous deadline, no timing)."""
+    deadline = time.monotonic() + AHEAD_WAIT
+    while time.monotonic() < deadline:
+        state = ahead_state(base, boost=True)
+        if state["grid"] == grid and state["idle"]:
+            return state
+        time.sleep(0.2)
+    raise AssertionError(f"the background did not finish {grid} in {AHEAD_WAIT} s: {state}")
+
+
+def same(answer: dict) -> dict:
+    """An answer without what says how and when it was computed."""
+    return {k: v for k, v in answer.items() if k not in ("ms", "cpu_ms", "seconds", "cached", "ahead")}
+
+
+def test_the_removal_of_each_clue_is_worked_out_ahead_and_cached() -> None:
+    grid = write_id(parse_puzzle(UNIQUE))
+    with running_server() as ahead, running_server("--no-ahead") as server:
+        assert ahead_state(ahead)["on"] is True
+        assert post(ahead, "/api/panel/verdict", {"puzzle": UNIQUE})[1]["status"] == "unique"
+        state = wait_ahead(ahead, grid)  # a unique verdict settles the loose cells: nothing more is asked
+        clues = parse_puzzle(UNIQUE).clue_cells()
+        assert state["answered"] >= len(clues)
+        for cell in clues:
+            text = removal(UNIQUE, cell)
+            verdict = post(ahead, "/api/panel/verdict", {"puzzle": text})[1]
+            assert verdict["cached"] is True, cell
+            assert same(verdict) == same(post(server, "/api/panel/verdict", {"puzzle": text})[1])
+            if verdict["status"] == "multiple":  # a needed clue: its loose cells are settled too
+                loose = post(ahead, "/api/panel/loose", {"puzzle": text})[1]
+                assert loose["cached"] is True, cell
+                assert same(loose) == same(post(server, "/api/panel/loose", {"puzzle": text})[1])
+
+
+def test_a_newer_grid_replaces_the_queue() -> None:
+    other = "3..5.\n.1..2\n.4.2.\n4..3.\n.4..5\n"  # UNIQUE with another last clue: no solution
+    with running_server() as base:
+        assert post(base, "/api/panel/verdict", {"puzzle": UNIQUE})[1]["status"] == "unique"
+        first = ahead_state(base)
+        assert first["grid"] == write_id(parse_puzzle(UNIQUE)) and first["left"] <= 2 * 10
+        clues = parse_puzzle(UNIQUE).clue_cells()
+        assert post(base, "/api/panel/verdict", {"puzzle": other})[1]["status"] == "none"
+        switched = ahead_state(base)
+        assert switched["grid"] == write_id(parse_puzzle(other))
+        wait_ahead(base, write_id(parse_puzzle(other)))
+        if switched["answered"] < 2 * (len(clues) - 2):  # the switch came before the one below had its turn
+            # the first grid's removals left in its queue were dropped: this one (not a removal of the new grid,
+            # as the last one is) was never asked
+            last = removal(UNIQUE, clues[-2])
+            assert "cached" not in post(base, "/api/panel/verdict", {"puzzle": last})[1]
+
+
+def test_no_ahead_works_nothing_out(server: str) -> None:
+    assert ahead_state(server) == {"on": False}
+    text = removal(UNIQUE, 0)
+    post(server, "/api/panel/verdict", {"puzzle": UNIQUE})
+    time.sleep(1.0)
+    assert "cached" not in post(server, "/api/panel/loose", {"puzzle": text})[1]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_a_closed_server_leaves_no_worker_behind_not_even_ahead() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "fillomino", "serve", "--port", "0", "--workers", "1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = proc.stdout.readline().split()[2].rstrip("/")  # type: ignore[union-attr]
+        slow = EMPTY_14  # its removals are never reached: the empty grid's own loose cells take the budget
+        assert post(base, "/api/panel/verdict", {"puzzle": UNIQUE})[1]["status"] == "unique"
+        deadline = time.monotonic() + AHEAD_WAIT
+        while ahead_state(base)["pid"] is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        worker = ahead_state(base)["pid"]
+        assert worker in _children(proc.pid)
+        def ask() -> None:
+            with contextlib.suppress(Exception):  # the server is closed under it: any end will do
+                post(base, "/api/panel/loose", {"puzzle": slow})
+
+        thread = threading.Thread(target=ask, daemon=True)
+        thread.start()  # a foreground question in flight too
+        time.sleep(0.5)
+        children = _children(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 130
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in children if _running(pid)]
+
+
+def test_a_newer_grid_keeps_the_question_in_flight_it_wants_and_kills_the_others() -> None:
+    from fillomino.serve.ahead import Ahead
+
+    async def go() -> None:
+        def ask(name: str, puzzle: Puzzle) -> dict | None:  # only the 14x14's removal: the empty grid, endless
+            return {"panel": name, "puzzle": write_id(puzzle), "seconds": 600} if puzzle.rows == 14 else None
+
+        ahead = Ahead(ask, lambda *answer: None)
+        ahead.look_at(Puzzle(14, 14, (1,) + (0,) * 195))
+        for _ in range(600):
+            if ahead.current is not None:
+                break
+            await asyncio.sleep(0.1)
+        key, worker = ahead.current, ahead.worker
+        assert key == ("verdict", EMPTY_14) and worker is not None
+        shared = ahead.pending(key)
+        assert shared is not None and ahead.pending(("loose", EMPTY_14)) is None
+        ahead.look_at(Puzzle(14, 14, (2,) + (0,) * 195))  # another grid with the same removal: it is kept
+        await asyncio.sleep(0.5)
+        assert ahead.current == key and worker.alive and not shared.done()
+        ahead.look_at(parse_puzzle(UNIQUE))  # none of its removals is that question: it is killed
+        await asyncio.wait_for(worker.process.wait(), 30)
+        await asyncio.sleep(0.1)
+        assert shared.cancelled() and ahead.current is None
+        await ahead.close()
+        assert ahead.worker is None
+
+    asyncio.run(go())

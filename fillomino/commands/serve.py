@@ -12,6 +12,9 @@ EPILOG = """examples:
 After each edit the page shows the verdict, the loose cells with their possible values, the two
 answers and where they differ, the conflicting clues, the number of solutions and suggested
 clues; each panel has --budget seconds per edit, and a newer edit cancels the older analysis.
+While the setter looks at a grid, the server works out the removal of each of its clues in the
+background (at the lowest CPU priority), so a removal it has reached is answered from its cache;
+--no-ahead switches that off.
 Needs the web extra: pip install 'fillomino[serve]'."""
 
 
@@ -29,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", default="10s", metavar="SECONDS",
                    help="time each panel may spend on one edit before saying unknown (default 10s)")
     p.add_argument("--workers", type=int, default=4, metavar="N", help="analysis processes kept ready (default 4)")
+    p.add_argument("--no-ahead", dest="ahead", action="store_false",
+                   help="do not work out each clue's removal in the background (for a weak or shared machine)")
     p.set_defaults(run=run)
 
 
@@ -46,5 +51,5 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise FillominoError(f"--workers must be at least 1, got {args.workers}")
     puzzle = load_puzzle(args.input) if args.input else None
-    serve(puzzle, host=args.host, port=args.port, budget=budget.seconds, warm=args.workers)
+    serve(puzzle, host=args.host, port=args.port, budget=budget.seconds, warm=args.workers, ahead=args.ahead)
     return 0

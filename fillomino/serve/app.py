@@ -23,11 +23,14 @@ from starlette.routing import Route
 
 from ..formats import MAX_INPUT_CHARS, parse_puzzle, write_id, write_puzzle
 from ..puzzle import FillominoError, Puzzle
+from .ahead import Ahead
 from .panels import PANELS
 from .workers import Pool
 
 DEFAULT_BUDGET = 10.0
 """Seconds each panel may spend on one edit before it says "unknown" (or "at least N")."""
+AHEAD_SECONDS = 60.0
+"""Seconds each question worked out ahead may take: more than a panel's, as it gets only the CPU nobody wants."""
 MAX_BODY = MAX_INPUT_CHARS + 4096
 """A request body: the CLI's input limit and room for the JSON around it."""
 CACHE_SIZE = 512
@@ -109,10 +112,11 @@ class Cancels:
 
 
 def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET, warm: int = 4,
-               hosts: Sequence[str] = ("*",)) -> Starlette:
+               hosts: Sequence[str] = ("*",), ahead: bool = True) -> Starlette:
     """The app; ``initial`` is the puzzle the page opens with, ``budget`` the seconds per panel and edit,
     ``hosts`` the names the page may be reached by (a loopback server: only loopback names, so another
-    site cannot rebind its own name to this machine and read the answers)."""
+    site cannot rebind its own name to this machine and read the answers), ``ahead`` whether to work
+    out the removal of each clue of a settled grid in the background (``fillomino.serve.ahead``)."""
     package = resources.files(__package__) / "static"
     pages = {path: (package.joinpath(name).read_bytes(), kind) for path, (name, kind) in PAGE_FILES.items()}
     pool = Pool(warm)
@@ -133,6 +137,44 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
                 if n > most:
                     best, most = cells, n
         return best
+
+    def question(name: str, puzzle: Puzzle, seconds: float) -> dict:
+        asked = {"panel": name, "puzzle": write_id(puzzle), "seconds": seconds}
+        if name == "loose":
+            asked["candidates"] = narrowing(puzzle)
+        return asked
+
+    def settle(name: str, puzzle: Puzzle, asked: dict, answer: dict) -> None:
+        """Complete a worker's answer, and cache it when it is settled (a budget-bound one may settle next time)."""
+        if name == "loose":
+            answer["narrowed"] = asked["candidates"] is not None
+        answer["id"] = asked["puzzle"]
+        if answer.get("status") in ("unknown", "at least"):
+            return
+        cache[(name, asked["puzzle"])] = answer
+        if name == "loose" and "cells" in answer:
+            known[asked["puzzle"]] = (puzzle.clues, answer["cells"])
+        while len(cache) > CACHE_SIZE:
+            gone, _ = cache.popitem(last=False)
+            known.pop(gone[1], None)
+
+    def settled(pid: str) -> bool:
+        """Whether the page has both first answers of this grid: a proved unique or unsolvable verdict settles
+        the loose cells too (the page stops asking for them)."""
+        found = cache.get(("verdict", pid))
+        return found is not None and (found["status"] in ("unique", "none") or ("loose", pid) in cache)
+
+    def ask_ahead(name: str, puzzle: Puzzle) -> dict | None:
+        pid = write_id(puzzle)
+        if (name, pid) in cache or (name == "loose" and settled(pid)):
+            return None
+        return question(name, puzzle, max(AHEAD_SECONDS, budget))
+
+    worker_ahead = Ahead(ask_ahead, settle) if ahead else None
+
+    def looked_at(puzzle: Puzzle, pid: str) -> None:
+        if worker_ahead is not None and settled(pid):
+            worker_ahead.look_at(puzzle)
 
     def page(request: Request) -> Response:
         content, kind = pages[request.url.path]
@@ -161,15 +203,22 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         key = (name, write_id(puzzle))
         if key in cache:
             cache.move_to_end(key)
+            looked_at(puzzle, key[1])
             return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1), "cached": True})
-        question = {"panel": name, "puzzle": key[1], "seconds": budget}
-        if name == "loose":
-            question["candidates"] = narrowing(puzzle)
-        task = loop.create_task(pool.run(question))
+        asked = question(name, puzzle, budget)
+        task = loop.create_task(pool.run(asked))
         cancels.track(client, seq, task)
+        # the same question already worked on ahead: whichever of the two answers first (both are exact)
+        shared = worker_ahead.pending(key) if worker_ahead is not None else None
         try:
             while not task.done():
-                await asyncio.wait({task}, timeout=0.05)
+                if shared is not None and shared.done():
+                    if key in cache:
+                        looked_at(puzzle, key[1])
+                        return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1),
+                                             "ahead": True})
+                    shared = None  # ahead gave up on it (a newer grid, or its budget): this one goes on
+                await asyncio.wait({task} if shared is None else {task, shared}, timeout=0.05)
                 if not task.done() and await request.is_disconnected():
                     task.cancel()
                     return Response(status_code=499)
@@ -181,17 +230,18 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
             cancels.end(client, seq, task)
         if "error" in answer:
             return JSONResponse(answer, status_code=400)
-        if name == "loose":
-            answer["narrowed"] = question["candidates"] is not None
-        answer["id"] = write_id(puzzle)
-        if answer.get("status") not in ("unknown", "at least"):  # a budget-bound answer may settle next time
-            cache[key] = answer
-            if name == "loose" and "cells" in answer:
-                known[key[1]] = (puzzle.clues, answer["cells"])
-            while len(cache) > CACHE_SIZE:
-                gone, _ = cache.popitem(last=False)
-                known.pop(gone[1], None)
+        settle(name, puzzle, asked, answer)
+        looked_at(puzzle, key[1])
         return JSONResponse({**answer, "ms": round(1000 * (loop.time() - started), 1)})
+
+    def ahead_state(request: Request) -> Response:
+        """What the background is doing (read only, asks nothing): for tests, benchmarks and the curious."""
+        if worker_ahead is None:
+            return JSONResponse({"on": False})
+        return JSONResponse({"on": True, "grid": worker_ahead.target, "left": len(worker_ahead.queue),
+                             "idle": worker_ahead.idle, "answered": worker_ahead.answered,
+                             "cpu": round(worker_ahead.cpu(), 3),
+                             "pid": None if worker_ahead.worker is None else worker_ahead.worker.process.pid})
 
     async def export(request: Request) -> Response:
         fmt = request.path_params["fmt"]
@@ -215,11 +265,14 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         try:
             yield
         finally:
+            if worker_ahead is not None:
+                await worker_ahead.close()
             await pool.close()
 
     routes = [Route(path, page) for path in PAGE_FILES]
     routes += [
         Route("/api/start", start),
+        Route("/api/ahead", ahead_state),
         Route("/api/load", load, methods=["POST"]),
         Route("/api/panel/{name}", panel, methods=["POST"]),
         Route("/api/export/{fmt}", export, methods=["POST"]),
@@ -231,4 +284,5 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         exception_handlers={FillominoError: refused, BadRequest: refused},
     )
     app.state.pool = pool
+    app.state.ahead = worker_ahead
     return app

@@ -34,7 +34,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(puzzle: Puzzle | None, *, host: str = LOOPBACK, port: int = 8000, budget: float = 10.0,
-          warm: int = 4) -> None:
+          warm: int = 4, ahead: bool = True) -> None:
     """Serve the workbench until interrupted; prints ``fillomino serve: http://HOST:PORT/`` once listening."""
     try:
         import starlette  # noqa: F401  (imported by the app; checked here for one clear message)
@@ -51,7 +51,7 @@ def serve(puzzle: Puzzle | None, *, host: str = LOOPBACK, port: int = 8000, budg
     name = f"[{host}]" if ":" in host else host
     print(f"fillomino serve: http://{name}:{shown}/ (Ctrl-C to stop)", flush=True)
     hosts = LOOPBACK_HOSTS if is_loopback(host) else ("*",)
-    config = uvicorn.Config(create_app(puzzle, budget=budget, warm=warm, hosts=hosts), log_level="warning",
+    config = uvicorn.Config(create_app(puzzle, budget=budget, warm=warm, hosts=hosts, ahead=ahead), log_level="warning",
                             lifespan="on",
                             timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])

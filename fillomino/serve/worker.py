@@ -3,14 +3,28 @@
 Request: ``{"panel": NAME, "puzzle": "fillomino:RxC:...", "seconds": S}`` (and for the loose cells,
 optionally ``"candidates"``: rows of value lists that cover every solution); answer: the panel's JSON,
 or ``{"error": MESSAGE}``. The server kills a worker whose answer nobody wants any more, so a
-worker needs no way to be interrupted; it never touches the disk.
+worker needs no way to be interrupted; it never touches the disk. ``--low-priority`` (a worker that
+works ahead) gives way to every other process: nice 19, for its kernel autogroup as well.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 import time
+
+
+def lower_priority() -> None:
+    """Take the CPU only when nobody else wants it. The worker leads its own session, so on Linux it has its own
+    autogroup, whose nice (not the process's) weighs it against the other sessions: both are set, the autogroup's
+    only when this worker leads its session (else the group would be its caller's too)."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    if os.getsid(0) == os.getpid():
+        with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+            group.write("19")
 
 
 def main() -> None:
@@ -18,6 +32,8 @@ def main() -> None:
     from ..puzzle import FillominoError, Puzzle
     from .panels import run_panel
 
+    if "--low-priority" in sys.argv[1:]:
+        lower_priority()
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing but answers may reach the server's pipe
     run_panel("verdict", Puzzle(1, 1, (1,)), 1.0)  # loads the solver before the first real question

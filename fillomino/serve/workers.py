@@ -32,11 +32,12 @@ class Worker:
         self.process = process
 
     @classmethod
-    async def start(cls) -> Worker:
+    async def start(cls, low_priority: bool = False) -> Worker:
+        """A new worker; ``low_priority``: one that gives way to every other process (working ahead)."""
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_ROOT, env.get("PYTHONPATH")) if p)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "fillomino.serve.worker",
+            sys.executable, "-m", "fillomino.serve.worker", *(["--low-priority"] if low_priority else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
             start_new_session=True,  # its own process group: a kill also ends what it started (a Ganak count)
             limit=64 * 1024 * 1024,  # one answer is one line: a big board's pictures are long
