@@ -3,7 +3,7 @@
 # puzzles, the rater on its levelled ones), both
 # engines on the external corpus (when ../shared/corpus-external is present), and the tests marked `long`
 # (the engine against every external puzzle's status, CP-SAT against CNF on the small external puzzles,
-# the generator's big puzzles). About an hour and a half on two idle cores. Writes its result, with the
+# the generator's big puzzles). About 75 minutes on two cores (2026-12-02: 73). Writes its result, with the
 # date, the commit and each command, to docs/long-runs.md (override with OUT=...); exits non-zero when
 # anything fails. Each certification appends a record per puzzle to $RESULTS/<step>.jsonl as it finishes, so
 # a run that is stopped (Ctrl-C, a reboot) picks up where it was when started again; delete $RESULTS to start
@@ -25,11 +25,14 @@ status=0
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 
+# Whether the code run differs from the commit named, asked before $OUT is written (this script's own page
+# is not a change to the code, nor are its records).
+dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v " $OUT\$" | head -n 1)
 {
     echo "# Long runs: last result"
     echo
     echo "Written by \`bash benchmarks/long_runs.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit"
-    echo "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)'),"
+    echo "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`${dirty:+ (with uncommitted changes)},"
     echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start. CI runs a faster subset"
     echo "(\`.ci/run\`); this is the whole of it."
 } > "$OUT"
