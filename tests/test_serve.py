@@ -370,8 +370,10 @@ def test_a_newer_grid_keeps_the_question_in_flight_it_wants_and_kills_the_others
     from fillomino.serve.ahead import Ahead
 
     async def go() -> None:
-        def ask(name: str, puzzle: Puzzle) -> dict | None:  # only the 14x14's removal: the empty grid, endless
-            return {"panel": name, "puzzle": write_id(puzzle), "seconds": 600} if puzzle.rows == 14 else None
+        def ask(name: str, puzzle: Puzzle) -> dict | None:
+            # only the loose cells of the 14x14's removal, the empty grid: endless (its verdict is quick)
+            wanted = puzzle.rows == 14 and name == "loose"
+            return {"panel": name, "puzzle": write_id(puzzle), "seconds": 600} if wanted else None
 
         ahead = Ahead(ask, lambda *answer: None)
         ahead.look_at(Puzzle(14, 14, (1,) + (0,) * 195))
@@ -380,9 +382,9 @@ def test_a_newer_grid_keeps_the_question_in_flight_it_wants_and_kills_the_others
                 break
             await asyncio.sleep(0.1)
         key, worker = ahead.current, ahead.worker
-        assert key == ("verdict", EMPTY_14) and worker is not None
+        assert key == ("loose", EMPTY_14) and worker is not None
         shared = ahead.pending(key)
-        assert shared is not None and ahead.pending(("loose", EMPTY_14)) is None
+        assert shared is not None and ahead.pending(("verdict", EMPTY_14)) is None
         ahead.look_at(Puzzle(14, 14, (2,) + (0,) * 195))  # another grid with the same removal: it is kept
         await asyncio.sleep(0.5)
         assert ahead.current == key and worker.alive and not shared.done()
