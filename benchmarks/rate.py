@@ -325,8 +325,9 @@ def witness_check(args: argparse.Namespace) -> int:
             differ[group] += 1
             names.append(name)
         by[group].append((without.seconds, with_.seconds))
-        print(f"[{k}/{len(puzzles)}] {name} {without.level} {without.state} {without.seconds:.3f}s -> "
-              f"{with_.state} {with_.seconds:.3f}s", file=sys.stderr, flush=True)
+        print(f"[{k}/{len(puzzles)}] {name} {without.level} {without.state} {without.seconds:.3f}s "
+              f"{len(without.steps)} steps {without.open_cells} open -> {with_.level} {with_.state} "
+              f"{with_.seconds:.3f}s {len(with_.steps)} steps {with_.open_cells} open", file=sys.stderr, flush=True)
     out = ["| puzzles | rated | compared | same | differ | budget ran out | median without | median with | "
            "p95 without | p95 with | total without | total with |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
