@@ -319,15 +319,19 @@ def witness_check(args: argparse.Namespace) -> int:
     for k, (group, name, puzzle) in enumerate(puzzles, 1):
         without = rate(puzzle, budget=args.budget, witness=False)
         with_ = rate(puzzle, budget=args.budget)
+        verdict = "same"
         if "budget" in (without.state, with_.state):
             ran_out[group] += 1
+            verdict = "not compared"
         elif _full(without) != _full(with_):
             differ[group] += 1
             names.append(name)
+            verdict = "DIFFER"
         by[group].append((without.seconds, with_.seconds))
         print(f"[{k}/{len(puzzles)}] {name} {without.level} {without.state} {without.seconds:.3f}s "
               f"{len(without.steps)} steps {without.open_cells} open -> {with_.level} {with_.state} "
-              f"{with_.seconds:.3f}s {len(with_.steps)} steps {with_.open_cells} open", file=sys.stderr, flush=True)
+              f"{with_.seconds:.3f}s {len(with_.steps)} steps {with_.open_cells} open: {verdict}", file=sys.stderr,
+              flush=True)
     out = ["| puzzles | rated | compared | same | differ | budget ran out | median without | median with | "
            "p95 without | p95 with | total without | total with |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
