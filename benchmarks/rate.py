@@ -13,12 +13,22 @@ keeps one JSON line per puzzle (file, source, shape, level, state, score, second
 ``--lookahead`` rates with these look-ahead presets (fillomino.logic.LOOKAHEADS; default full); with more than
 one, each puzzle is rated with each in turn and the output is a table of each against the first (solved, CPU
 median and p95, levels that change), for docs/benchmarks.md's "Cheaper look-ahead" subsection.
+
+    python benchmarks/rate.py --only 10x10 --budget 10 --witness-check --variants --random 300
+
+``--witness-check`` rates each puzzle without and then with the witness (``rate(..., witness=False/True)``: the
+look-ahead skipping the hypotheses a known solution satisfies), checks the two ratings are the same step for
+step (exit 1 if any differ), and prints a table of CPU time without and with, side by side. ``--variants``
+adds, per puzzle, one with three clues dropped (often ambiguous) and one with a clue changed (often no
+solution, seeded); ``--random N`` adds N random boards up to 6x6 (group "random 6x6") and N up to 8x8 with
+clues kept from a random answer (group "random-answer 8x8": always a solution, often several).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import subprocess
 import sys
@@ -33,6 +43,8 @@ from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle  # noqa: E402
 from fillomino.logic import LOOKAHEADS, rate  # noqa: E402
 from fillomino.logic.rating import level_of  # noqa: E402
+from fillomino.partition import Stream, random_answer  # noqa: E402
+from fillomino.puzzle import Puzzle, flatten  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
 HEADING = "## Logical rater (fillomino rate)"
@@ -256,6 +268,87 @@ def write(doc: Path, text: str) -> None:
     doc.write_text((head + "\n\n" if head else "") + text.rstrip("\n") + "\n", encoding="utf-8")
 
 
+def _full(r) -> tuple:
+    """Everything a rating says but its time."""
+    return (r.level, r.state, r.score, r.counts, r.open_cells, r.used_level, r.final,
+            [(s.technique, s.level, s.cells, s.sentence, s.removes, s.place, s.contradiction) for s in r.steps])
+
+
+def witness_puzzles(args: argparse.Namespace) -> list[tuple[str, str, Puzzle]]:
+    """(group, name, puzzle): the files, their variants and random boards (seeded: the same every run)."""
+    out = []
+    for path in files(args):
+        puzzle = read_puzzle(str(path))
+        if args.only and puzzle.shape not in args.only:
+            continue
+        name = str(path.relative_to(ROOT) if ROOT in path.parents else path.name)
+        kind = "corpus/" if source_of(path) == "corpus" else "external"
+        out.append((f"{kind} {puzzle.shape}", name, puzzle))
+        if args.variants:
+            rng = random.Random(name)
+            clued = [c for c, v in enumerate(puzzle.clues) if v]
+            drop = set(rng.sample(clued, min(3, len(clued))))
+            out.append((f"clues dropped {puzzle.shape}", name + " -3",
+                        Puzzle(puzzle.rows, puzzle.cols, tuple(0 if c in drop else v
+                                                               for c, v in enumerate(puzzle.clues)))))
+            c = rng.choice(clued)
+            changed = list(puzzle.clues)
+            changed[c] = changed[c] % min(9, puzzle.size) + 1
+            out.append((f"clue changed {puzzle.shape}", name + " ~1", Puzzle(puzzle.rows, puzzle.cols, tuple(changed))))
+    rng = random.Random("witness-check")
+    for k in range(args.random):
+        rows, cols = rng.randint(2, 6), rng.randint(2, 6)
+        clues = [rng.choice([0] * 8 + [1, 2, 3, 4, 5, 6]) for _ in range(rows * cols)]
+        out.append(("random 6x6", f"random-{k}", Puzzle(rows, cols, tuple(v if v <= rows * cols else 0
+                                                                           for v in clues))))
+        # and clues kept from a random answer: always a solution, often several
+        rows, cols = rng.randint(4, 8), rng.randint(4, 8)
+        answer = flatten(random_answer(rows, cols, Stream(f"witness-check|{k}")))
+        keep = rng.uniform(0.3, 0.6)
+        out.append(("random-answer 8x8", f"random-answer-{k}",
+                    Puzzle(rows, cols, tuple(v if rng.random() < keep else 0 for v in answer))))
+    return out
+
+
+def witness_check(args: argparse.Namespace) -> int:
+    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    ran_out: Counter = Counter()
+    differ: Counter = Counter()
+    names: list[str] = []
+    puzzles = witness_puzzles(args)
+    for k, (group, name, puzzle) in enumerate(puzzles, 1):
+        without = rate(puzzle, budget=args.budget, witness=False)
+        with_ = rate(puzzle, budget=args.budget)
+        verdict = "same"
+        if "budget" in (without.state, with_.state):
+            ran_out[group] += 1
+            verdict = "not compared"
+        elif _full(without) != _full(with_):
+            differ[group] += 1
+            names.append(name)
+            verdict = "DIFFER"
+        by[group].append((without.seconds, with_.seconds))
+        print(f"[{k}/{len(puzzles)}] {name} {without.level} {without.state} {without.seconds:.3f}s "
+              f"{len(without.steps)} steps {without.open_cells} open -> {with_.level} {with_.state} "
+              f"{with_.seconds:.3f}s {len(with_.steps)} steps {with_.open_cells} open: {verdict}", file=sys.stderr,
+              flush=True)
+    out = ["| puzzles | rated | compared | same | differ | budget ran out | median without | median with | "
+           "p95 without | p95 with | total without | total with |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for group in sorted(by, key=lambda g: (g.split()[0], area(g.split()[-1]))):
+        pairs = by[group]
+        a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+        n_diff = differ[group]
+        compared = len(pairs) - ran_out[group]
+        out.append(f"| {group} | {len(pairs)} | {compared} | {compared - n_diff} | {n_diff} | {ran_out[group]} | "
+                   f"{fmt_s(percentile(a, 0.5))} | {fmt_s(percentile(b, 0.5))} | {fmt_s(percentile(a, 0.95))} | "
+                   f"{fmt_s(percentile(b, 0.95))} | {fmt_s(sum(a))} | {fmt_s(sum(b))} |")
+    print("\n".join(out))
+    if names:
+        print("ratings that differ: " + ", ".join(names))
+    return 1 if names else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds per puzzle (default 10)")
@@ -271,8 +364,16 @@ def main() -> None:
                         "first")
     parser.add_argument("--write-levels", action="store_true",
                         help="put level: headers into corpus/ files rated without running out of budget")
+    parser.add_argument("--witness-check", action="store_true",
+                        help="rate without and with the witness: same ratings, and CPU side by side")
+    parser.add_argument("--variants", action="store_true",
+                        help="with --witness-check: also each puzzle with three clues dropped and with one changed")
+    parser.add_argument("--random", type=int, default=0, metavar="N",
+                        help="with --witness-check: also N random boards up to 6x6")
     args = parser.parse_args()
     args.argv = [a for a in sys.argv[1:]]
+    if args.witness_check:
+        sys.exit(witness_check(args))
     compare = len(args.lookahead) > 1
     if compare and (args.write or args.write_levels):
         parser.error("--write and --write-levels take one --lookahead (the comparison table is printed)")

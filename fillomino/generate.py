@@ -631,7 +631,9 @@ class _LevelCarver:
         from .logic import rate
 
         clues = tuple(v if c in kept else 0 for c, v in enumerate(self.values))
-        rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.rating_budget, max_level=max_level)
+        # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
+        rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.rating_budget, max_level=max_level,
+                      solution=self.answer)
         self.ratings += 1
         if rating.state == "budget":
             self.timeouts += 1

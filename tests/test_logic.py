@@ -394,3 +394,120 @@ def test_a_lookahead_must_run_gentler_techniques_than_itself():
         Lookahead("loop", expert_inner="expert")
     with pytest.raises(ValueError):
         rate(SEED, lookahead="nope")
+
+
+# ---- the witness: hypotheses a known solution satisfies are skipped, the rating is the same ---------------
+def _everything(rating) -> tuple:
+    """All a rating says but its time."""
+    return (rating.level, rating.state, rating.score, rating.counts, rating.open_cells, rating.used_level,
+            rating.final, [(s.technique, s.level, s.cells, s.sentence, s.removes, s.place, s.contradiction)
+                           for s in rating.steps])
+
+
+def _nested_runs(monkeypatch) -> list:
+    """Count the look-ahead's runs on hypotheses (solver.solve called with nested=True)."""
+    from fillomino.logic import solver
+
+    calls: list = []
+    real = solver.solve
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("nested"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    return calls
+
+
+def _dropped(puzzle: Puzzle, k: int) -> Puzzle:
+    clued = [c for c, v in enumerate(puzzle.clues) if v]
+    return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if c in clued[:k] else v for c, v in enumerate(puzzle.clues)))
+
+
+@pytest.mark.parametrize("name", ["05x05/5x5-s4.txt", "05x05/expert-5x5-s0.txt", "06x06/hard-6x6-s1.txt",
+                                  "06x06/6x6-s12.txt"])
+def test_the_witness_skips_hypotheses_and_leaves_every_rating_the_same(name, monkeypatch):
+    # hard, expert, hard and stuck; then without the stored solution (the CNF engine finds one) and with
+    # clues dropped (several solutions: the engine's first is one of them)
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    unsolved = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)
+    for p in (puzzle, unsolved, _dropped(puzzle, 2)):
+        calls = _nested_runs(monkeypatch)
+        without = rate(p, witness=False)
+        runs_without = len(calls)
+        with_ = rate(p)
+        assert _everything(with_) == _everything(without)
+        assert len(calls) - runs_without < runs_without  # the witness spared some runs
+    assert _everything(rate(puzzle, lookahead="flat")) == _everything(rate(puzzle, lookahead="flat", witness=False))
+
+
+def test_a_witness_on_a_puzzle_without_a_solution_is_none_and_nothing_changes():
+    from fillomino.logic.rating import Witness
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    clues = list(puzzle.clues)
+    clues[3] = 8  # the 4 at r1c4 made an 8: no solution (the CNF engine says so)
+    broken = Puzzle(puzzle.rows, puzzle.cols, tuple(clues), solution=puzzle.solution)
+    assert Witness(broken)() is None
+    assert _everything(rate(broken)) == _everything(rate(broken, witness=False))
+
+
+def _board_before(puzzle: Puzzle, rating, k: int) -> Board:
+    """The grid the rating's step ``k`` was found on."""
+    from fillomino.logic.solver import _apply
+
+    board = Board.from_puzzle(puzzle)
+    for step in rating.steps[:k]:
+        _apply(board, step)
+    return board
+
+
+def test_a_wrong_solution_is_not_trusted():
+    # the first look-ahead step refutes "c is v" (or "c is not v"); a grid that is the solution but for c
+    # satisfies that hypothesis and fits the grid it was found on, so trusting it would skip the refutation
+    from fillomino.logic.rating import Witness, rate_board
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    plain = rate(puzzle, witness=False)
+    k = next(k for k, s in enumerate(plain.steps) if s.technique in ("short_contradiction", "contradiction"))
+    step = plain.steps[k]
+    (c,) = step.cells
+    truth = [v for row in puzzle.solution for v in row]
+    cand = _board_before(puzzle, plain, k).cand[c]
+    wrong = list(truth)
+    wrong[c] = next(v for v in values_of(cand) if v != truth[c]) if step.place else step.removes[c][0]
+    assert wrong != truth and not is_solution(puzzle, wrong)
+
+    trusted = Witness(puzzle)
+    trusted.asked, trusted.values = True, wrong  # what believing it would do
+    believed = rate_board(Board.from_puzzle(puzzle), puzzle.clues, puzzle.rows, puzzle.cols, witness=trusted)
+    assert _everything(believed) != _everything(plain)
+
+    grid = [wrong[r * puzzle.cols:(r + 1) * puzzle.cols] for r in range(puzzle.rows)]
+    assert _everything(rate(puzzle, solution=grid)) == _everything(plain)
+    assert _everything(rate(puzzle, solution=wrong)) == _everything(plain)
+    stored_wrong = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, solution=grid)
+    assert _everything(rate(stored_wrong)) == _everything(plain)
+    assert Witness(stored_wrong)() == truth  # the engine's: this puzzle has only the one
+
+
+def test_a_hint_on_marks_that_rule_out_the_solution_is_the_same_with_the_witness():
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    plain = rate(puzzle, witness=False)
+    k = next(k for k, s in enumerate(plain.steps) if s.technique in ("short_contradiction", "contradiction"))
+    board = _board_before(puzzle, plain, k)
+    truth = [v for row in puzzle.solution for v in row]
+    marks = board.candidates_grid()
+    assert hint(puzzle, marks) == hint(puzzle, marks, witness=False) == plain.steps[k]
+    for c in board.open_cells():  # a true value taken away: the solution no longer fits, nothing is skipped
+        wrong = [[list(vs) for vs in row] for row in marks]
+        wrong[c // puzzle.cols][c % puzzle.cols].remove(truth[c])
+        assert hint(puzzle, wrong) == hint(puzzle, wrong, witness=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(2, 5), cols=st.integers(2, 5), data=st.data())
+def test_the_witness_leaves_ratings_of_random_boards_the_same(rows, cols, data):
+    clues = [data.draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6])) for _ in range(rows * cols)]
+    puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
+    assert _everything(rate(puzzle)) == _everything(rate(puzzle, witness=False))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..puzzle import Puzzle
+from ..puzzle import FillominoError, Puzzle, flatten, is_solution
 from .candidates import Board
 from .solver import solve
 from .steps import LEVELS, LogicStep
@@ -94,12 +95,57 @@ def level_of(counts: dict[str, int]) -> tuple[str, str | None]:
     return "easy", used
 
 
+class Witness:
+    """One solution of ``puzzle`` (row-major) for the look-ahead to skip the hypotheses it satisfies, worked out
+    the first time it is asked for: ``given`` or the puzzle's stored solution when is_solution accepts it, else
+    the CNF engine's, within the CPU time left before ``deadline`` (a time.process_time() value). None when the
+    clues admit no solution or the time runs out: then nothing is skipped."""
+
+    def __init__(self, puzzle: Puzzle, given: Sequence[Sequence[int]] | Sequence[int] | None = None,
+                 deadline: float | None = None) -> None:
+        self.puzzle = puzzle
+        self.given = given
+        self.deadline = deadline
+        self.asked = False
+        self.values: list[int] | None = None
+
+    def __call__(self) -> list[int] | None:
+        if not self.asked:
+            self.asked = True
+            self.values = self._find()
+        return self.values
+
+    def _find(self) -> list[int] | None:
+        puzzle = self.puzzle
+        for grid in (self.given, puzzle.solution):
+            if grid is not None and is_solution(puzzle, grid):
+                values = list(grid)
+                rows = bool(values) and isinstance(values[0], (list, tuple))
+                return flatten(values) if rows else values  # type: ignore[arg-type]
+        # only ratings that look ahead pay for importing the engine
+        from ..solvers import Budget
+        from ..solvers import solve as engine_solve
+
+        left = None if self.deadline is None else self.deadline - time.process_time()
+        if left is not None and left <= 0:
+            return None
+        try:
+            grid = engine_solve(puzzle, budget=Budget(seconds=left))
+        except FillominoError:  # the budget ran out (or the engine refused the puzzle): rate without one
+            return None
+        return None if grid is None else flatten(grid)
+
+
 def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
-               budget: object = None, max_level: str = "expert", lookahead: str | Lookahead = "full") -> Rating:
+               budget: object = None, max_level: str = "expert", lookahead: str | Lookahead = "full",
+               witness: Callable[[], list[int] | None] | None = None) -> Rating:
+    """Rate ``board`` (see rate). ``witness``: gives a solution of the puzzle (see solver.solve) or None."""
     start = time.process_time()
     seconds = _budget_seconds(budget)
     deadline = None if seconds is None else start + seconds
-    run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead)
+    if isinstance(witness, Witness) and witness.deadline is None:
+        witness.deadline = deadline
+    run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness)
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
@@ -116,24 +162,29 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
 
 
 def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
-         lookahead: str | Lookahead = "full") -> Rating:
+         lookahead: str | Lookahead = "full", solution: Sequence[Sequence[int]] | Sequence[int] | None = None,
+         witness: bool = True) -> Rating:
     """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
     runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too.
     ``max_level``: use only the techniques up to that level (a generator asking "can a person at this level
     solve it?"); a puzzle that needs more is "unrated" with state "stuck". ``lookahead``: what the look-ahead
     techniques run inside a hypothesis, a name of techniques.LOOKAHEADS ("full", the default, and cheaper ones
-    measured in docs/benchmarks.md) or a Lookahead; a cheaper one is as sound but rates some puzzles harder."""
+    measured in docs/benchmarks.md) or a Lookahead; a cheaper one is as sound but rates some puzzles harder.
+    ``witness``: let the look-ahead skip the hypotheses a known solution satisfies (they can never break a
+    rule, so the rating is the same, only sooner); the solution is ``solution`` (rows or row-major) or the
+    puzzle's stored one when it is one, else the CNF engine's (its time counts against ``budget``)."""
     if max_level not in LEVELS:
         raise ValueError(f"max_level must be one of {', '.join(LEVELS)}, not {max_level!r}")
     lookahead = lookahead_of(lookahead)
     board = Board.from_puzzle(puzzle)
     return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget, max_level=max_level,
-                      lookahead=lookahead)
+                      lookahead=lookahead, witness=Witness(puzzle, solution) if witness else None)
 
 
-def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:
+def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> LogicStep | None:
     """The next step the ladder takes from the clues (and ``marks``, the user's candidate grid, when
-    given), or None when no technique makes progress (or every cell is already decided)."""
+    given), or None when no technique makes progress (or every cell is already decided). ``witness``: as
+    in rate (a solution the marks rule out is not used)."""
     board = Board.from_puzzle(puzzle, marks)  # type: ignore[arg-type]
     empty = board.empty_cell()
     if empty is not None:
@@ -141,7 +192,7 @@ def hint(puzzle: Puzzle, marks: object = None) -> LogicStep | None:
         return LogicStep("region_complete", "bookkeeping", [empty],
                          f"{name} has no size left: the marks rule out every size there (or its clue)",
                          contradiction=True)
-    run = solve(board, puzzle.clues, max_passes=1)
+    run = solve(board, puzzle.clues, max_passes=1, witness=Witness(puzzle) if witness else None)
     return run.steps[0] if run.steps else None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .candidates import Board, Contradiction, bit, values_of
@@ -61,16 +61,19 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
           deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
-          incremental: bool = True) -> Run:
+          incremental: bool = True, witness: Callable[[], list[int] | None] | None = None) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
     budget means the same on a busy machine). ``lookahead``: what runs inside a hypothesis (a name of
     techniques.LOOKAHEADS or a Lookahead). ``incremental``: techniques look again only at what changed
     since they last found nothing (False: the whole grid every pass, in the look-ahead's runs too; the
-    steps are the same either way, which tests/test_logic.py checks)."""
+    steps are the same either way, which tests/test_logic.py checks). ``witness``: gives a solution of the
+    puzzle (row-major) or None; the look-ahead then skips the hypotheses that solution satisfies, which can
+    never break a rule, so the steps are the same with or without it (tests/test_logic.py checks that too)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
-    ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental)
+    ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental,
+                  witness=witness)
     run = Run(board)
     empty = board.empty_cell()
     if empty is not None:

@@ -80,6 +80,9 @@ class Context:
     """What the look-ahead techniques run inside a hypothesis."""
     incremental: bool = True
     """Whether solver runs, the look-ahead's included, look again only at what changed (see solver.solve)."""
+    witness: Callable[[], list[int] | None] | None = None
+    """Gives one solution of the puzzle (row-major) or None; the top-level look-ahead skips the hypotheses it
+    satisfies (see _refute). None: skip nothing."""
 
 
 @dataclass
@@ -971,6 +974,17 @@ def _kept_trials(b: Board, ctx: Context, level: str) -> tuple[dict | None, dict 
     return None, None
 
 
+def _witness_on(b: Board, ctx: Context) -> list[int] | None:
+    """A solution of the puzzle that every cell's candidates still allow, or None. Only at the top level: a
+    nested run is on a hypothesis the solution breaks (those it satisfies are skipped), so none would fit."""
+    if ctx.nested or ctx.witness is None:
+        return None
+    sol = ctx.witness()
+    if sol is None or any(not m >> v & 1 for m, v in zip(b.cand, sol, strict=True)):
+        return None  # e.g. a hint from marks that took a true value away
+    return sol
+
+
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
@@ -982,6 +996,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     tried: set[tuple[int, int]] = set()
     keep_trials, earlier_trials = _kept_trials(b, ctx, level)
     kept_cells = 0
+    sol = _witness_on(b, ctx)
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
         if ctx.deadline is not None and time.process_time() > ctx.deadline:
             return p.steps
@@ -990,6 +1005,8 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         if (c, assumed) in tried:
             continue
         tried.add((c, assumed))
+        if sol is not None and assumed >> sol[c] & 1:
+            continue  # a solution survives the hypothesis and every sound step after it: no contradiction
         earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
         if earlier is not None:
             trial, first = earlier
