@@ -229,13 +229,14 @@ def _judge_rating(record: Record, run: EngineRun, options: CertifyOptions) -> No
     rating = run.rating
     record.level = rating["level"]
     record.engines.append(EngineResult(RATER, f"{rating['level']} ({rating['state']})", run.seconds))
-    header = (record.puzzle.meta("level") or "").split() if record.puzzle is not None else []
-    if header and header[0] != rating["level"]:
-        if rating["state"] == "budget":
-            record.unknowns.append(f"level: the budget ran out before the rater confirmed '{header[0]}'")
-        else:
-            record.problems.append(f"level: the header says {header[0]}, the rater says {rating['level']} "
-                                   f"({rating['state']})")
+    from .logic.rating import level_mismatch, refused_level_header
+
+    header = record.puzzle.meta("level") if record.puzzle is not None else None
+    mismatch = level_mismatch(header, rating["level"], rating["state"])
+    if mismatch is not None and rating["state"] == "budget" and refused_level_header(header or "") is None:
+        record.unknowns.append(f"level: the budget ran out before the rater confirmed '{(header or '').split()[0]}'")
+    elif mismatch is not None:
+        record.problems.append(mismatch)
     # A logical solve proves the answer unique, a contradiction proves there is none: the engines must agree.
     implied = {"solved": "unique", "contradiction": "none"}.get(rating["state"])
     if implied and record.verdict in ("unique", "multiple", "none") and record.verdict != implied:

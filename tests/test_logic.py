@@ -146,6 +146,16 @@ def test_check_level_compares_the_header():
     assert "not one of" in check_level(odd)
 
 
+def test_level_mismatch_is_the_one_wording_of_the_header_check():
+    from fillomino.logic.rating import level_mismatch
+
+    assert level_mismatch(None, "hard", "solved") is None
+    assert level_mismatch("hard (rated 2026)", "hard", "solved") is None
+    assert level_mismatch("hard", "expert", "solved") == "level: the header says hard, the rater says expert (solved)"
+    assert "not one of" in level_mismatch("tricky", "hard", "solved")
+    assert "not one of" in level_mismatch("", "hard", "solved")
+
+
 def test_a_budget_gives_unrated_never_a_guess():
     puzzle = read_puzzle(str(ROOT / "corpus" / "07x07" / "7x7-s0.txt"))
     rating = rate(puzzle, budget=0.01)
@@ -241,7 +251,7 @@ def test_check_level_on_corpus_files_with_the_header_certify_will_read():
         assert check_level(headed) is None, path.name
         other = "hard" if level != "hard" else "easy"
         wrong = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues, puzzle.solution, (*puzzle.metadata, ("level", other)))
-        assert check_level(wrong) == f"level: header says {other}, the rater says {level} (solved)", path.name
+        assert check_level(wrong) == f"level: the header says {other}, the rater says {level} (solved)", path.name
 
 
 def test_closed_area_cuts_an_enclosed_area_into_its_own_regions_soundly():

@@ -196,12 +196,34 @@ def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> Logic
     return run.steps[0] if run.steps else None
 
 
+def refused_level_header(header: str) -> str | None:
+    """One line when a ``level:`` header names no level (easy, medium, hard, expert or unrated), else None."""
+    words = header.split()
+    if not words or words[0] not in (*RATED, "unrated"):
+        return f"level: header {header!r} is not one of easy, medium, hard, expert, unrated"
+    return None
+
+
+def level_mismatch(header: str | None, level: str, state: str) -> str | None:
+    """None when a file's ``level:`` header (None: it has none) agrees with a rating's level and state, else
+    one line saying what differs: the one wording of this check, for check_level and certify."""
+    if header is None:
+        return None
+    refused = refused_level_header(header)
+    if refused is not None:
+        return refused
+    said = header.split()[0]
+    return None if said == level else f"level: the header says {said}, the rater says {level} ({state})"
+
+
 def check_level(puzzle: Puzzle, *, budget: object = None) -> str | None:
     """None when the file's ``level:`` header matches the rating (or there is no header), else one line
-    saying what differs. For certify."""
+    saying what differs (see level_mismatch); a header that names no level is refused before any rating."""
     want = puzzle.meta("level")
-    if want is None:
-        return None
+    if want is None or refused_level_header(want) is not None:
+        return level_mismatch(want, "", "")
+    got = rate(puzzle, budget=budget)
+    return level_mismatch(want, got.level, got.state)
     words = want.split()
     if not words or words[0] not in (*RATED, "unrated"):
         return f"level: header {want!r} is not one of easy, medium, hard, expert, unrated"
