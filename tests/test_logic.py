@@ -515,6 +515,23 @@ def test_a_hint_on_marks_that_rule_out_the_solution_is_the_same_with_the_witness
         assert hint(puzzle, wrong) == hint(puzzle, wrong, witness=False)
 
 
+def test_a_hint_never_asks_the_engine_for_a_witness(monkeypatch):
+    """hint has no budget, so it uses a stored solution only: a puzzle without one gets the same step, unhelped."""
+    import fillomino.solvers
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    plain = rate(puzzle, witness=False)
+    k = next(k for k, s in enumerate(plain.steps) if s.technique in ("short_contradiction", "contradiction"))
+    marks = _board_before(puzzle, plain, k).candidates_grid()
+    bare = Puzzle(puzzle.rows, puzzle.cols, puzzle.clues)  # no stored solution
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("hint asked the engine for a solution")
+
+    monkeypatch.setattr(fillomino.solvers, "solve", refuse)
+    assert hint(bare, marks) == plain.steps[k]
+
+
 @settings(max_examples=40, deadline=None)
 @given(rows=st.integers(2, 5), cols=st.integers(2, 5), data=st.data())
 def test_the_witness_leaves_ratings_of_random_boards_the_same(rows, cols, data):

@@ -102,10 +102,12 @@ class Witness:
     clues admit no solution or the time runs out: then nothing is skipped."""
 
     def __init__(self, puzzle: Puzzle, given: Sequence[Sequence[int]] | Sequence[int] | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, *, engine: bool = True) -> None:
         self.puzzle = puzzle
         self.given = given
         self.deadline = deadline
+        self.engine = engine
+        """Whether to ask the CNF engine when neither ``given`` nor the stored solution is one."""
         self.asked = False
         self.values: list[int] | None = None
 
@@ -122,6 +124,8 @@ class Witness:
                 values = list(grid)
                 rows = bool(values) and isinstance(values[0], (list, tuple))
                 return flatten(values) if rows else values  # type: ignore[arg-type]
+        if not self.engine:
+            return None
         # only ratings that look ahead pay for importing the engine
         from ..solvers import Budget
         from ..solvers import solve as engine_solve
@@ -184,7 +188,8 @@ def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
 def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> LogicStep | None:
     """The next step the ladder takes from the clues (and ``marks``, the user's candidate grid, when
     given), or None when no technique makes progress (or every cell is already decided). ``witness``: as
-    in rate (a solution the marks rule out is not used)."""
+    in rate, but only the puzzle's stored solution (hint has no budget to spend on an engine call; a
+    solution the marks rule out is not used)."""
     board = Board.from_puzzle(puzzle, marks)  # type: ignore[arg-type]
     empty = board.empty_cell()
     if empty is not None:
@@ -192,7 +197,8 @@ def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> Logic
         return LogicStep("region_complete", "bookkeeping", [empty],
                          f"{name} has no size left: the marks rule out every size there (or its clue)",
                          contradiction=True)
-    run = solve(board, puzzle.clues, max_passes=1, witness=Witness(puzzle) if witness else None)
+    # one step has no budget to charge an engine call to: only a stored solution serves as the witness
+    run = solve(board, puzzle.clues, max_passes=1, witness=Witness(puzzle, engine=False) if witness else None)
     return run.steps[0] if run.steps else None
 
 
