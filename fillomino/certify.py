@@ -221,6 +221,8 @@ def _run_rater(puzzle: Puzzle, budget: Budget, run: EngineRun, start: float, cpu
 
 def _judge_rating(record: Record, run: EngineRun, options: CertifyOptions) -> None:
     """The rater's level against the file's ``level:`` header, and its verdict against the engines'."""
+    from .logic.rating import level_mismatch, refused_level_header
+
     record.seconds += run.seconds
     record.cpu_seconds += run.cpu_seconds
     if run.rating is None:
@@ -229,8 +231,6 @@ def _judge_rating(record: Record, run: EngineRun, options: CertifyOptions) -> No
     rating = run.rating
     record.level = rating["level"]
     record.engines.append(EngineResult(RATER, f"{rating['level']} ({rating['state']})", run.seconds))
-    from .logic.rating import level_mismatch, refused_level_header
-
     header = record.puzzle.meta("level") if record.puzzle is not None else None
     mismatch = level_mismatch(header, rating["level"], rating["state"])
     if mismatch is not None and rating["state"] == "budget" and refused_level_header(header or "") is None:

@@ -305,7 +305,7 @@ class UniquenessOracle:
         a real other solution, and only the whole-grid question can answer UNIQUE. It pays when another
         solution usually exists and differs near ``cell``: a clue that is needed (certify ``--minimal``)
         is mostly shown so by a small change around it, which a window finds far sooner than a search
-        of the whole grid. One clock, from ``clock`` or the budget, covers every window.
+        of the whole grid. One clock (the oracle's, or one started from its budget) covers every window.
         """
         if first_radius < 1:
             raise ValueError(f"first_radius must be at least 1, not {first_radius}")
