@@ -230,11 +230,3 @@ def check_level(puzzle: Puzzle, *, budget: object = None) -> str | None:
         return level_mismatch(want, "", "")
     got = rate(puzzle, budget=budget)
     return level_mismatch(want, got.level, got.state)
-    words = want.split()
-    if not words or words[0] not in (*RATED, "unrated"):
-        return f"level: header {want!r} is not one of easy, medium, hard, expert, unrated"
-    got = rate(puzzle, budget=budget)
-    have = got.level
-    if words[0] != have:
-        return f"level: header says {words[0]}, the rater says {have} ({got.state})"
-    return None
