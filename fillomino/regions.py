@@ -73,8 +73,10 @@ SAT_CONFLICTS = 2_000
 SAT_START = 32
 """CNF checks a search may make before any has refuted a part."""
 
-SAT_CREDIT = 4
-"""CNF checks earned by each refutation: the checks go on while at least one in four refutes."""
+SAT_CREDIT = 2
+"""CNF checks earned by each refutation: the checks go on while at least one in two refutes (one in four kept
+them going on the sparse 8x8 of docs/benchmarks-count.md, where half refute but the search ends those parts
+as fast)."""
 
 SAT_SAMPLE = 64
 """Past its credit, one eligible part in this many is still put to the CNF engine."""
@@ -495,16 +497,7 @@ class RegionSearch:
                 if check and len(parts) > 1 and self._refuted((part[0] & ~region) | others, pending):
                     found = None
             if found is not None:
-                ways = 1
-                rest = 0
-                for p in parts:
-                    rest |= p[0]
-                for p in parts:
-                    rest &= ~p[0]
-                    ways *= self._count(p, below, others | (part[0] & ~region & ~p[0]), pending | rest)
-                    if not ways:
-                        break
-                total += ways
+                total += self._times(parts, below, others, pending)
             if step is not None:
                 step(i + 1, len(choices))
         if self.tainted and pending:
@@ -520,6 +513,32 @@ class RegionSearch:
                 self.parts_dead * 10 > self.parts_counted * 9:
             raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
         return total
+
+    def _times(self, parts: list[Part], lists: Lists | None, around: int, pending: int,
+               step: Step | None = None) -> int:
+        """The product of the parts' counts; ``around`` are the open cells outside them, ``pending`` those of them
+        not known to be fillable. For pictures, a later part under ``sat_cells`` cells is first shown fillable by
+        the search itself (one way suffices), so it is not pending while the earlier parts are counted: a CNF
+        refutation there then blames the part being counted and its total is cached instead of passed up."""
+        union = 0
+        for p in parts:
+            union |= p[0]
+        proven = 0
+        if self.sat_cells is not None and len(parts) > 1:
+            for q in parts[1:]:
+                if q[0].bit_count() < self.sat_cells:
+                    if not self._alive(q, lists):
+                        return 0
+                    proven |= q[0]
+        rest = union
+        ways = 1
+        for i, p in enumerate(parts):
+            rest &= ~p[0]
+            ways *= self._count(p, lists, around | (union & ~p[0]), pending | (rest & ~proven),
+                                step if i == 0 else None)
+            if not ways:
+                return 0
+        return ways
 
     def _refuted(self, open_mask: int, pending: int = 0) -> bool:
         """Whether the CNF engine proves that the open cells cannot be filled around the laid ones (pictures
@@ -576,15 +595,7 @@ class RegionSearch:
             parts = self._parts((1 << self.n) - 1, {})
             if parts is None:
                 return 0
-            total = 1
-            full = (1 << self.n) - 1
-            rest = full
-            for i, p in enumerate(parts):
-                rest &= ~p[0]
-                total *= self._count(p, None, full & ~p[0], rest, step if i == 0 else None)
-                if not total:
-                    return 0
-            return total
+            return self._times(parts, None, 0, 0, step)
 
     # --- listing ---------------------------------------------------------------------------------
 

@@ -272,6 +272,36 @@ def test_a_refutation_made_while_a_part_is_pending_taints_the_totals_above_it_no
     assert RegionSearch(board, sat_cells=1, sat_pending=False).count() == 318
 
 
+@settings(max_examples=60, deadline=None)
+@given(dense_boards())
+def test_small_parts_shown_fillable_first_keep_the_count_exact(case):
+    # sat_cells 4: parts under 4 cells are shown fillable before their siblings are counted, bigger ones checked
+    board, cap = case
+    expected = transfer_pictures(board, cap)
+    for sat_cells in (4, 8):
+        assert RegionSearch(board, max_size=cap, sat_cells=sat_cells).count() == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(clued_boards(12, most=5))
+def test_small_parts_shown_fillable_first_are_the_brute_force_on_small_boards(case):
+    board, cap = case
+    r, c, clues = board.rows, board.cols, list(board.clues)
+    assert RegionSearch(board, max_size=cap, sat_cells=3).count() == count_pictures(r, c, clues, cap)
+
+
+def test_a_small_part_shown_fillable_is_not_pending_so_its_siblings_refutations_are_cached():
+    # the board of the taint test: with the small parts shown fillable first, fewer refutations are blamed
+    # on a pending part, and a dead small part ends the product before its siblings are counted
+    board = Puzzle(4, 5, (0, 0, 5, 0, 3, 0, 0, 0, 0, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0, 3))
+    old = RegionSearch(board, sat_cells=1)
+    new = RegionSearch(board, sat_cells=4)
+    assert old.count() == new.count() == 318
+    assert new.alive and new.sat_refuted_pending < old.sat_refuted_pending
+    dead = Puzzle(3, 5, (2, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0))  # (1, 0) and (2, 0): two touching 1s
+    assert RegionSearch(dead, sat_cells=4).count() == count_pictures(3, 5, list(dead.clues)) == 0
+
+
 def test_a_cell_no_region_can_cover_ends_the_count():
     # the middle cell can be no 1 (two 1s beside it) and joins neither 1: no picture; a cut may make it a 1
     board = Puzzle(1, 3, (1, 0, 1))
