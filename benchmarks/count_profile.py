@@ -9,18 +9,27 @@ parts were cached by their shape moved to the top-left corner, and the CNF check
 skipped because another open part was still pending. Nothing is written: the figures go into the
 analysis under the count_clued table by hand. ``--walks N`` adds Knuth's random-walk estimate of each
 count (an estimate, printed as one, to tell which side of a target a board is on; never a count).
+``--against COMMIT`` instead times the region search of that commit's fillomino/regions.py against this
+one's, alternated in one process, ``--repeat`` times each, each under a budget of ``--seconds`` CPU seconds,
+and prints CPU seconds and counts side by side.
+Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
+``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues).
 
     python benchmarks/count_profile.py --seconds 20 "8x8 keep 0.35 #1" "janko-008 -2:cuts"
     python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
+    python benchmarks/count_profile.py --against 16cb309 --seconds 60 "8x8 keep 0.45 #2" "janko-007 -1@2"
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -121,20 +130,108 @@ def estimate(puzzle: Puzzle, cuts: bool, walks: int, seed: int) -> tuple[float, 
     return mean, statistics.stdev(values) / math.sqrt(walks) if walks > 1 else 0.0
 
 
+def draft(name: str) -> Puzzle | None:
+    """``janko-NNN -K@S``: the external puzzle with the K clues of ``random.Random(100 * S + K)`` removed."""
+    from conftest import EXTERNAL
+
+    from fillomino.formats import parse_puzzle
+
+    stem, _, rest = name.partition(" -")
+    removed, _, seed = rest.partition("@")
+    path = EXTERNAL / f"{stem}.txt"
+    if not seed or not path.is_file():
+        return None
+    puzzle = parse_puzzle(path.read_text())
+    clued = [i for i, v in enumerate(puzzle.clues) if v]
+    k = int(removed)
+    gone = set(random.Random(100 * int(seed) + k).sample(clued, k))
+    return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i in gone else v for i, v in enumerate(puzzle.clues)))
+
+
+def load_regions(commit: str):  # type: ignore[no-untyped-def]
+    """fillomino/regions.py as it was at ``commit``, imported beside this one (it uses today's fillomino.grid)."""
+    text = subprocess.run(["git", "show", f"{commit}:fillomino/regions.py"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout
+    path = Path(tempfile.mkdtemp()) / "regions_before.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("fillomino.regions_before", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[spec.name] = module  # type: ignore[union-attr]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+    """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget (the machine is
+    shared: a wall-clock budget would measure the other jobs)."""
+    search = module.RegionSearch(puzzle, cuts=cuts)
+    start = time.process_time()
+    end = start + seconds
+    calls = 0
+
+    def tick() -> None:
+        nonlocal calls
+        calls += 1
+        if calls % 64 == 0 and time.process_time() > end:
+            raise module.RegionTimeout
+
+    search._tick = tick
+    try:
+        got = str(search.count())
+    except module.RegionTimeout:
+        got = f">{seconds:.0f}s"
+    return got, time.process_time() - start
+
+
+def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
+    """Each board by ``commit``'s region search and by this one, alternated, best CPU time of ``repeat``."""
+    import fillomino.regions as now
+
+    before = load_regions(commit)
+    totals = [0.0, 0.0]
+    print(f"| board | kind | count | {commit} CPU s | now CPU s |")
+    print("|---|---|---:|---:|---:|")
+    for name, puzzle, cuts in boards:
+        best = [math.inf, math.inf]
+        got = ["", ""]
+        for _ in range(repeat):
+            for i, module in enumerate((before, now)):
+                got[i], cpu = timed(module, puzzle, cuts, seconds)
+                best[i] = min(best[i], cpu)
+        counts = got[1] if got[0] == got[1] else f"{got[0]} / {got[1]}"
+        if got[0].isdigit() and got[1].isdigit() and got[0] != got[1]:
+            raise SystemExit(f"DISAGREE {name}: {got}")
+        for i in (0, 1):
+            totals[i] += best[i]
+        print(f"| {name} | {'cuts' if cuts else 'pictures'} | {counts} | {best[0]:.2f} | {best[1]:.2f} |", flush=True)
+    print(f"| total | | | {totals[0]:.2f} | {totals[1]:.2f} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="+", help="board names as in the count_clued table; ':cuts' for cuts")
     ap.add_argument("--seconds", type=float, default=20.0, help="wall-clock budget per board (default 20)")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--walks", type=int, default=0, help="also estimate each count by this many random walks")
+    ap.add_argument("--against", metavar="COMMIT", help="time that commit's region search against this one's")
+    ap.add_argument("--repeat", type=int, default=1, help="with --against: runs of each, best CPU time kept")
     args = ap.parse_args()
     known = {name: Puzzle(r, c, clues) for name, r, c, clues in random_boards(args.seed, 4) + drafts(args.seed, 3,
                                                                                                     [2, 6, 12])}
     for wanted in args.boards:
-        name, _, kind = wanted.partition(":")
+        name = wanted.partition(":")[0]
         if name not in known:
-            print(f"no board named {name!r}", file=sys.stderr)
-            return 2
+            found = draft(name)
+            if found is None:
+                print(f"no board named {name!r}", file=sys.stderr)
+                return 2
+            known[name] = found
+    if args.against:
+        compare(args.against, [(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts"))
+                               for w in args.boards], args.seconds, args.repeat)
+        return 0
+    for wanted in args.boards:
+        name, _, kind = wanted.partition(":")
         if args.seconds > 0:
             print(profile(name, known[name], kind == "cuts", args.seconds), flush=True)
         if args.walks:
