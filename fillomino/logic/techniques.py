@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
+from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -502,9 +502,13 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
 
 
 def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[int]) -> str | None:
-    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts``."""
+    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts`` (the neighbours of every cell
+    it grows from: the cells grid.grow would list, and the group's own, which ``starts`` or an earlier read holds).
+    The searches are grid.grow's, written out: this check runs inside every trial, and a call per cell is most of
+    its time."""
     seen: set[int] = set()
     nbrs = b.nbrs
+    extend = reads.extend
     for s in starts:
         m = cand[s]
         if not m or m & (m - 1) or s in seen:
@@ -513,13 +517,33 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
         # a fixed cell's candidates are exactly its size's bit: equal candidates mean the same fixed size
         group = [s]
         inside = {s}
-        grow(group, inside, nbrs, lambda x, m=m: cand[x] == m, reads=reads)
+        for c in group:
+            around = nbrs[c]
+            extend(around)
+            for x in around:
+                if x not in inside and cand[x] == m:
+                    inside.add(x)
+                    group.append(x)
         seen |= inside
         n = len(group)
         if n > v:
             return f"a group of {v}s would have {n} cells"
-        if n < v and not grow(group, inside, nbrs, lambda x, m=m: cand[x] & m, limit=v, reads=reads):
-            return f"a group of {v}s at {b.name(s)} would have no room to grow"
+        if n < v:
+            # its room: the cells that allow v, breadth-first from the group, until v cells are found
+            room = False
+            for k, c in enumerate(group):
+                around = nbrs[c]
+                if k >= n:
+                    extend(around)
+                for x in around:
+                    if x not in inside and cand[x] & m:
+                        inside.add(x)
+                        group.append(x)
+                if len(group) >= v:
+                    room = True
+                    break
+            if not room:
+                return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
 
