@@ -128,6 +128,35 @@ class Allow:
     def __contains__(self, i: int) -> bool:
         return bool(self.cand[i] & self.b)
 
+    __getitem__ = __contains__  # tested like a list of bools (see allowing)
+
+
+ALLOW_LISTS_MAX = 1024
+"""Largest grid whose per-size membership lists (``allowing``) are built whole: on a bigger one a search near a few
+cells would pay more for the list than for its tests."""
+
+
+def allowing(b: Board, v: int) -> list[bool] | Allow:
+    """Membership of the cells that allow size v, for the grid searches: a list of bools kept for the grid as it is
+    (tested at C speed, and shared by the techniques of a pass; callers that change an entry put it back), or on a
+    grid bigger than ALLOW_LISTS_MAX an Allow."""
+    if b.size > ALLOW_LISTS_MAX:
+        return Allow(b.cand, v)
+    kept = b.derived.get("allows")
+    if kept is None or kept[0] != len(b.log):
+        kept = (len(b.log), {})
+        b.derived["allows"] = kept
+    allow = kept[1].get(v)
+    if allow is None:
+        allow = kept[1][v] = b.allows(v)
+    return allow
+
+
+def allow_list(b: Board, v: int) -> list[bool]:
+    """``allowing`` as a list always (on a big grid a fresh one), for searches that mark cells in it."""
+    allow = allowing(b, v)
+    return allow if isinstance(allow, list) else b.allows(v)
+
 
 class Near:
     """Whether a box of the grid lies within a distance of some changed cell (the cells of ``ctx.dirty``, and with
@@ -288,7 +317,7 @@ def growing(b: Board, ctx: Context | None = None, reach: int | None = None, whol
 
 
 def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
-    return component(g.cells, Allow(b.cand, g.value), b.nbrs, limit=limit)
+    return component(g.cells, allowing(b, g.value), b.nbrs, limit=limit)
 
 
 # ---- bookkeeping and easy -------------------------------------------------------------------------
@@ -426,14 +455,14 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
         if _late(ctx):
             break
         if seeds is None:
-            allow = b.allows(v)
+            allow = allow_list(b, v)
             sizes = component_sizes(allow, b.nbrs)
             small = [c for c in opened if allow[c] and sizes[c] < v]
         else:
-            allow = Allow(b.cand, v)  # type: ignore[assignment]
+            allow = allowing(b, v)  # type: ignore[assignment]
             sizes = {}  # type: ignore[assignment]
             for s in seeds:
-                if s in allow and s not in sizes:
+                if allow[s] and s not in sizes:
                     # v cells found: the room is big enough (its other cells need not be counted)
                     room_s = component(s, allow, b.nbrs, limit=v)
                     for c in room_s:
@@ -706,7 +735,7 @@ def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     for g in growing(b, ctx, reach=2):
         v = g.value
         if v not in allows:
-            allows[v] = b.allows(v)
+            allows[v] = allow_list(b, v)
         allow = allows[v]
         for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
             was, allow[x] = allow[x], False
@@ -742,7 +771,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
         if v not in allows:
-            allows[v] = b.allows(v)
+            allows[v] = allow_list(b, v)
         # the walk stays within need of the group: only groups whose edge lies that near can block it
         box = b.box(g)
         walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
@@ -894,24 +923,30 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
+    group_at = b.group_at
     for c in b.open_cells():
         near: dict[int, int] = {1: 0}
-        seen: set[int] = set()
-        box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
+        joins: list[Group] = []
         for m in b.nbrs[c]:
-            h = b.group_at(m)
-            if h is not None and id(h) not in seen:
-                seen.add(id(h))
+            h = group_at(m)
+            if h is not None and all(h is not k for k in joins):
+                joins.append(h)
                 near[h.value] = near.get(h.value, 0) + len(h.cells)
-                box = union_box(box, b.box(h))
-        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
-        if changes is not None and not changes.near_s.box(box, 4):
+        # writing v does not complete a group unless it joins v - 1 cells: nothing is walled off
+        m = b.cand[c]
+        sizes = [v for v, joined in sorted(near.items()) if joined + 1 == v and m >> v & 1]
+        if not sizes:
             continue
+        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
+        if changes is not None:
+            box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
+            for h in joins:
+                box = union_box(box, b.box(h))
+            if not changes.near_s.box(box, 4):
+                continue
         bad = 0
         why = ""
-        for v, joined in sorted(near.items()):
-            if joined + 1 != v or not b.cand[c] & bit(v):
-                continue  # writing v does not complete a group: nothing is walled off
+        for v in sizes:
             reason = recall(b, ("forced", c, v))
             if reason is _MISSING:
                 reason = _wall_off(b, cand, c, v)
