@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 
 from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
@@ -191,10 +192,25 @@ class Near:
 
     def box(self, box: tuple[int, int, int, int], d: int) -> bool:
         r0, r1, c0, c1 = box
-        if not self.points or max(0, self.lo_r - r1, r0 - self.hi_r) + max(0, self.lo_c - c1, c0 - self.hi_c) > d:
+        points = self.points
+        if not points:
             return False
-        if len(self.points) <= 4:
-            return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        # max(0, x, y) written out: this test runs for every group and cell a technique might look at
+        x, y = self.lo_r - r1, r0 - self.hi_r
+        gap_r = x if x > y else y
+        x, y = self.lo_c - c1, c0 - self.hi_c
+        gap_c = x if x > y else y
+        if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) > d:
+            return False
+        if len(points) <= 4:
+            for r, c in points:
+                x, y = r0 - r, r - r1
+                gap_r = x if x > y else y
+                x, y = c0 - c, c - c1
+                gap_c = x if x > y else y
+                if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) <= d:
+                    return True
+            return False
         # many points: the box's grid cells against the cells within d of a point (the nearest point of a box
         # that meets the grid to a grid cell is a grid cell, and on a full grid walking distance is |dr| + |dc|)
         r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
@@ -234,7 +250,8 @@ def shaken(b: Board, dirty: set[int]) -> set[int]:
     out = grown(b, dirty)
     near = Near(b, set(dirty))
     for g in b.groups():
-        if near.box(b.box(g), max(g.need, 0) + 2):
+        need = g.value - len(g.cells)
+        if near.box(g.box or b.box(g), (need if need > 0 else 0) + 2):
             out.update(g.cells)
     return out
 
@@ -312,7 +329,7 @@ def growing(b: Board, ctx: Context | None = None, reach: int | None = None, whol
         else [g for g in b.groups_touching(b.around(ctx.dirty)) if len(g.cells) < g.value]
     if ctx is not None and ctx.dirty is not None and reach is not None:
         near = Near(b, grown(b, ctx.dirty) if whole else ctx.dirty)
-        out = [g for g in out if near.box(b.box(g), g.need + reach)]
+        out = [g for g in out if near.box(g.box or b.box(g), g.value - len(g.cells) + reach)]
     return out
 
 
@@ -346,17 +363,22 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
         cells = b.open_cells()
     else:
         cells = sorted(c for c in b.around(grown(b, ctx.dirty)) if b.cand[c] & (b.cand[c] - 1))
+    at, cand, nbrs = b._group_at, b.cand, b.nbrs
+    assert at is not None
     for c in cells:
+        mc = cand[c]
         near: dict[int, list[Group]] = {}
-        seen: set[int] = set()
-        for m in b.nbrs[c]:
-            g = b.group_at(m)
-            if g is not None and id(g) not in seen:
-                seen.add(id(g))
-                near.setdefault(g.value, []).append(g)
+        for m in nbrs[c]:
+            g = at[m]
+            if g is not None and mc >> g.value & 1:  # only a size the cell still allows can go
+                gs = near.get(g.value)
+                if gs is None:
+                    near[g.value] = [g]
+                elif all(g is not h for h in gs):
+                    gs.append(g)
         for v, gs in near.items():
             total = 1 + sum(len(g.cells) for g in gs)
-            if total > v and b.cand[c] & bit(v):
+            if total > v:
                 joined = " and ".join(who(b, g, ctx) for g in gs)
                 p.add([c], f"{b.name(c)} cannot be {v}: it would join {joined} into {total} cells",
                       {c: bit(v)})
@@ -522,6 +544,33 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     kept = memo.setdefault(key, [])
     kept.insert(0, (get, get(b.cand), answer))
     del kept[MEMO_KEEP:]
+
+
+def changed_sizes(b: Board, name: str) -> tuple[int, dict[int, object]]:
+    """(the sizes whose answers may differ now, as a bitset; the answers kept) for a technique whose answer for
+    a size v depends only on which cells allow v and which are fixed at v. The answers are kept in b.memo (shared
+    with the look-ahead's copies, which differ from each other and from the grid in a few cells) with the
+    candidates they were worked out on; a size may differ when a cell whose candidates differ gained or lost it,
+    or has it as its only candidate on either side. Nothing kept: every size (-1)."""
+    kept = b.memo.get(("sizes", name))
+    cand = b.cand
+    if kept is None or len(kept[0]) != len(cand):
+        return -1, {}
+    old, answers = kept
+    changed = 0
+    for i in compress(range(len(cand)), map(ne, old, cand)):
+        x, y = old[i], cand[i]
+        changed |= x ^ y
+        if not x & (x - 1):
+            changed |= x
+        if not y & (y - 1):
+            changed |= y
+    return changed, answers
+
+
+def keep_sizes(b: Board, name: str, answers: dict) -> None:
+    """Keep a technique's answers per size (see changed_sizes) with the candidates they hold for."""
+    b.memo[("sizes", name)] = (list(b.cand), answers)
 
 
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
@@ -896,24 +945,36 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
+    changed, kept = changed_sizes(b, "new_region")
+    answers = {v: notes for v, notes in kept.items() if not changed >> v & 1}
     for v in set_bits(present):
         if _late(ctx):
             break
-        allow = Allow(b.cand, v)
-        reached: set[int] = set()
-        for g in by_value.get(v, ()):
-            if g.need > 0:
-                reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
-        b_v = bit(v)
-        beside = {m for g in by_value.get(v, ()) for c in g.cells for m in b.nbrs[c]}
-        free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
-        sizes = component_sizes(free, b.nbrs)
-        for c in opened:
-            if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
-                _note_small(found, c, bit(v), sizes[c])
+        notes = answers.get(v)
+        if notes is None:
+            notes = answers[v] = _new_region_notes(b, v, by_value.get(v, ()), opened)
+        for c, area in notes:
+            _note_small(found, c, bit(v), area)
+    keep_sizes(b, "new_region", answers)
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
     return p.steps
+
+
+def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> list[tuple[int, int]]:
+    """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
+    allows v, that no group of v can reach, in an area too small for v. It reads only which cells allow v and which
+    are fixed at v (see changed_sizes)."""
+    allow = Allow(b.cand, v)
+    reached: set[int] = set()
+    for g in groups:
+        if g.need > 0:
+            reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
+    b_v = bit(v)
+    beside = {m for g in groups for c in g.cells for m in b.nbrs[c]}
+    free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
+    sizes = component_sizes(free, b.nbrs)
+    return [(c, sizes[c]) for c in opened if b.cand[c] & b_v and c not in reached and sizes[c] < v]
 
 
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
