@@ -398,14 +398,19 @@ def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
 
 def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "exact_room", "easy")
+    kept = GroupAnswers(b, ctx, "exact_room")
     for g in growing(b, ctx, reach=2):
-        r = room(b, g, limit=g.value + 1)
-        if len(r) < g.value:
-            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
-        if len(r) == g.value:
-            fill = [c for c in r if not single(b.cand[c])]
+        fill = kept.get(g)
+        if fill is None:
+            r = room(b, g, limit=g.value + 1)
+            if len(r) < g.value:
+                raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
+            fill = [c for c in r if not single(b.cand[c])] if len(r) == g.value else []
+            kept.put(g, fill)
+        if fill:
             p.add(fill, f"{who(b, g, ctx)} has room for exactly {g.value} cells: {names(b, fill)} take it",
                   place=dict.fromkeys(fill, g.value))
+    kept.keep()
     return p.steps
 
 
@@ -473,32 +478,46 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
                 if len(part) < v:
                     for c in part:
                         _note_small(found, c, b_v, len(part))
+    # a fixed size's rooms depend only on which cells allow it and which are fixed at it: kept per size
+    answers = kept_sizes(b, ctx, "no_room")
     for v in set_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
-        if seeds is None:
-            allow = allow_list(b, v)
-            sizes = component_sizes(allow, b.nbrs)
-            small = [c for c in opened if allow[c] and sizes[c] < v]
-        else:
-            allow = allowing(b, v)  # type: ignore[assignment]
-            sizes = {}  # type: ignore[assignment]
-            for s in seeds:
-                if allow[s] and s not in sizes:
-                    # v cells found: the room is big enough (its other cells need not be counted)
-                    room_s = component(s, allow, b.nbrs, limit=v)
-                    for c in room_s:
-                        sizes[c] = len(room_s)
-            small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
-        if not small:
-            continue
-        fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
-        if fixed:
-            raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
-        for c in small:
-            _note_small(found, c, bit(v), sizes[c])
+        notes = answers.get(v)
+        if notes is None:
+            notes = answers[v] = _no_room_notes(b, v, seeds, opened, is_open)
+        for c, area in notes:
+            _note_small(found, c, bit(v), area)
+    keep_sizes(b, ctx, "no_room", answers)
     _found_steps(p, found, "the cells connected to it that allow the size are too few")
     return p.steps
+
+
+def _no_room_notes(b: Board, v: int, seeds: list[int] | None, opened: list[int],
+                   is_open: list[bool]) -> list[tuple[int, int]]:
+    """no_room for a size some group has: (cell, the cells of its room) for each open cell whose room for v is too
+    small (with ``seeds``, the changed cells and their neighbours, only the rooms that hold one: the others were
+    big enough before and are the same); Contradiction when a fixed cell's is."""
+    if seeds is None:
+        allow = allow_list(b, v)
+        sizes = component_sizes(allow, b.nbrs)
+        small = [c for c in opened if allow[c] and sizes[c] < v]
+    else:
+        allow = allowing(b, v)  # type: ignore[assignment]
+        sizes = {}  # type: ignore[assignment]
+        for s in seeds:
+            if allow[s] and s not in sizes:
+                # v cells found: the room is big enough (its other cells need not be counted)
+                room_s = component(s, allow, b.nbrs, limit=v)
+                for c in room_s:
+                    sizes[c] = len(room_s)
+        small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
+    if not small:
+        return []
+    fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
+    if fixed:
+        raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
+    return [(c, sizes[c]) for c in small]
 
 
 def _sizes(values: int | list[int]) -> str:
@@ -546,17 +565,9 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     del kept[MEMO_KEEP:]
 
 
-def changed_sizes(b: Board, name: str) -> tuple[int, dict[int, object]]:
-    """(the sizes whose answers may differ now, as a bitset; the answers kept) for a technique whose answer for
-    a size v depends only on which cells allow v and which are fixed at v. The answers are kept in b.memo (shared
-    with the look-ahead's copies, which differ from each other and from the grid in a few cells) with the
-    candidates they were worked out on; a size may differ when a cell whose candidates differ gained or lost it,
-    or has it as its only candidate on either side. Nothing kept: every size (-1)."""
-    kept = b.memo.get(("sizes", name))
-    cand = b.cand
-    if kept is None or len(kept[0]) != len(cand):
-        return -1, {}
-    old, answers = kept
+def _changed_sizes(old: list[int], cand: list[int]) -> int:
+    """The sizes, as a bitset, that some cell gained or lost between two candidate grids, or has as its only
+    candidate on one side of a cell that differs."""
     changed = 0
     for i in compress(range(len(cand)), map(ne, old, cand)):
         x, y = old[i], cand[i]
@@ -565,12 +576,70 @@ def changed_sizes(b: Board, name: str) -> tuple[int, dict[int, object]]:
             changed |= x
         if not y & (y - 1):
             changed |= y
-    return changed, answers
+    return changed
 
 
-def keep_sizes(b: Board, name: str, answers: dict) -> None:
-    """Keep a technique's answers per size (see changed_sizes) with the candidates they hold for."""
-    b.memo[("sizes", name)] = (list(b.cand), answers)
+def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
+    """A technique's answers per size that still hold, for a technique whose answer for a size v depends only on
+    which cells allow v and which are fixed at v. They are kept in b.memo (shared with the look-ahead's copies)
+    with the candidates they were worked out on, twice: the last grid's and the last top-level grid's (a trial
+    differs from that one only around its hypothesis); an answer holds while no cell whose candidates differ
+    from its grid's gained or lost its size or has it as its only candidate on either side. Nothing kept when
+    the solver is not incremental (every answer is worked out afresh)."""
+    if not ctx.incremental:
+        return {}
+    cand = b.cand
+    answers: dict[int, object] = {}
+    for which in ("last", "top"):
+        kept = b.memo.get(("sizes", name, which))
+        if kept is None or len(kept[0]) != len(cand):
+            continue
+        changed = _changed_sizes(kept[0], cand)
+        for v, answer in kept[1].items():
+            if not changed >> v & 1 and v not in answers:
+                answers[v] = answer
+    return answers
+
+
+def keep_sizes(b: Board, ctx: Context, name: str, answers: dict) -> None:
+    """Keep a technique's answers per size (see kept_sizes) with the candidates they hold for."""
+    if ctx.incremental:
+        kept = (list(b.cand), answers)
+        b.memo[("sizes", name, "last")] = kept
+        if not ctx.nested:
+            b.memo[("sizes", name, "top")] = kept
+
+
+class GroupAnswers:
+    """A group technique's answers kept per size (see kept_sizes): for each size, the cells found for each
+    group of it that has some (keyed by its first cell). Its answer for a group depends only on which cells allow
+    the group's size and which are fixed at it, and with changed cells it looks only at the groups near them (the
+    others found nothing before and still find nothing), so what it works out for a size is the whole answer for
+    that size. Off when the solver is not incremental (then every answer is worked out afresh)."""
+
+    def __init__(self, b: Board, ctx: Context, name: str) -> None:
+        self.b, self.ctx, self.name = b, ctx, name
+        self.answers: dict[int, dict[int, list[int]]] = kept_sizes(b, ctx, name)  # type: ignore[assignment]
+        self.fresh: set[int] = set()
+
+    def get(self, g: Group) -> list[int] | None:
+        """The cells found for ``g`` when its size's answer is kept, else None (work it out and ``put`` it)."""
+        v = g.value
+        if v in self.fresh:
+            return None
+        per = self.answers.get(v)
+        if per is None:
+            self.answers[v] = {}
+            self.fresh.add(v)
+            return None
+        return per.get(g.cells[0], [])
+
+    def put(self, g: Group, cells: list[int]) -> None:
+        if cells:
+            self.answers[g.value][g.cells[0]] = cells
+
+    def keep(self) -> None:
+        keep_sizes(self.b, self.ctx, self.name, self.answers)
 
 
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
@@ -780,18 +849,25 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
+    kept = GroupAnswers(b, ctx, "must_include")
     allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
         v = g.value
-        if v not in allows:
-            allows[v] = allow_list(b, v)
-        allow = allows[v]
-        for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
-            was, allow[x] = allow[x], False
-            short = len(component(g.cells, allow, b.nbrs, limit=v)) < v
-            allow[x] = was
-            if short:
-                p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
+        found = kept.get(g)
+        if found is None:
+            found = []
+            if v not in allows:
+                allows[v] = allow_list(b, v)
+            allow = allows[v]
+            for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
+                was, allow[x] = allow[x], False
+                if len(component(g.cells, allow, b.nbrs, limit=v)) < v:
+                    found.append(x)
+                allow[x] = was
+            kept.put(g, found)
+        for x in found:
+            p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
+    kept.keep()
     return p.steps
 
 
@@ -817,23 +893,30 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
     allows: dict[int, list[bool]] = {}
+    kept = GroupAnswers(b, ctx, "way_through")
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
-        if v not in allows:
-            allows[v] = allow_list(b, v)
-        # the walk stays within need of the group: only groups whose edge lies that near can block it
-        box = b.box(g)
-        walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
-        near = distances(g.cells, b.nbrs, within=need, through=walk)
-        if len(near) - len(g.cells) < need:
-            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
-        for x in _first_open(b, list(near), g):
-            was, walk[x] = walk[x], False
-            short = len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need
-            walk[x] = was
-            if short:
-                p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
-                      f"goes through {b.name(x)}", place={x: v})
+        found = kept.get(g)
+        if found is None:
+            found = []
+            if v not in allows:
+                allows[v] = allow_list(b, v)
+            # the walk stays within need of the group: only groups whose edge lies that near can block it
+            box = b.box(g)
+            walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
+            near = distances(g.cells, b.nbrs, within=need, through=walk)
+            if len(near) - len(g.cells) < need:
+                raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
+            for x in _first_open(b, list(near), g):
+                was, walk[x] = walk[x], False
+                if len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need:
+                    found.append(x)
+                walk[x] = was
+            kept.put(g, found)
+        for x in found:
+            p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
+                  f"goes through {b.name(x)}", place={x: v})
+    kept.keep()
     return p.steps
 
 
@@ -945,8 +1028,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
-    changed, kept = changed_sizes(b, "new_region")
-    answers = {v: notes for v, notes in kept.items() if not changed >> v & 1}
+    answers = kept_sizes(b, ctx, "new_region")
     for v in set_bits(present):
         if _late(ctx):
             break
@@ -955,7 +1037,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
             notes = answers[v] = _new_region_notes(b, v, by_value.get(v, ()), opened)
         for c, area in notes:
             _note_small(found, c, bit(v), area)
-    keep_sizes(b, "new_region", answers)
+    keep_sizes(b, ctx, "new_region", answers)
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
     return p.steps
@@ -964,7 +1046,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
 def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> list[tuple[int, int]]:
     """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
     allows v, that no group of v can reach, in an area too small for v. It reads only which cells allow v and which
-    are fixed at v (see changed_sizes)."""
+    are fixed at v (see kept_sizes)."""
     allow = Allow(b.cand, v)
     reached: set[int] = set()
     for g in groups:
@@ -984,20 +1066,24 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
-    group_at = b.group_at
+    at, nbrs = b._group_at, b.nbrs
+    assert at is not None
     for c in b.open_cells():
-        near: dict[int, int] = {1: 0}
+        mc = b.cand[c]
+        near: dict[int, int] = {}
         joins: list[Group] = []
-        for m in b.nbrs[c]:
-            h = group_at(m)
+        for m in nbrs[c]:
+            h = at[m]
             if h is not None and all(h is not k for k in joins):
                 joins.append(h)
                 near[h.value] = near.get(h.value, 0) + len(h.cells)
-        # writing v does not complete a group unless it joins v - 1 cells: nothing is walled off
-        m = b.cand[c]
-        sizes = [v for v, joined in sorted(near.items()) if joined + 1 == v and m >> v & 1]
+        # writing v does not complete a group unless it joins v - 1 cells (a 1: none): nothing is walled off
+        sizes = [v for v, joined in near.items() if joined + 1 == v and mc >> v & 1]
+        if mc & 2 and 1 not in near:
+            sizes.append(1)
         if not sizes:
             continue
+        sizes.sort()
         # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
         if changes is not None:
             box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
