@@ -360,14 +360,17 @@ def witness_check(args: argparse.Namespace) -> int:
 
 def baseline_rate(rev: str):
     """``rate`` of the rater at commit ``rev``: its fillomino package, unpacked as ``fillomino_at_<rev>`` (it
-    imports itself only relatively) into a temporary folder kept for this process."""
+    imports itself only relatively) into a temporary folder removed when this process ends."""
+    import atexit
     import importlib
     import io
+    import shutil
     import tarfile
     import tempfile
 
     name = "fillomino_at_" + re.sub(r"\W", "_", rev)
     where = Path(tempfile.mkdtemp(prefix="rate-baseline-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
     archive = subprocess.run(["git", "archive", rev, "fillomino"], cwd=ROOT, capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(where / "unpacked", filter="data")
