@@ -22,6 +22,15 @@ step (exit 1 if any differ), and prints a table of CPU time without and with, si
 adds, per puzzle, one with three clues dropped (often ambiguous) and one with a clue changed (often no
 solution, seeded); ``--random N`` adds N random boards up to 6x6 (group "random 6x6") and N up to 8x8 with
 clues kept from a random answer (group "random-answer 8x8": always a solution, often several).
+
+    python benchmarks/rate.py --only 10x10 20x20 --budget 1 --baseline 16cb309
+
+``--baseline REV`` rates each puzzle (and, with ``--variants`` and ``--random N``, the same extra boards as
+``--witness-check``) with the rater of commit REV (its ``fillomino`` package, from ``git archive``, imported
+under another name) and with the working tree's, alternated puzzle by puzzle and in alternating order in one
+process, so that both see the same load; it checks the two ratings are the same step for step (exit 1 if any
+differ) and prints a table of CPU time before and after. ``--repeat K`` rates each puzzle K times each way
+(alternated) and keeps the least CPU time of each: on a shared machine the least is the steadiest figure.
 """
 
 from __future__ import annotations
@@ -349,6 +358,79 @@ def witness_check(args: argparse.Namespace) -> int:
     return 1 if names else 0
 
 
+def baseline_rate(rev: str):
+    """``rate`` of the rater at commit ``rev``: its fillomino package, unpacked as ``fillomino_at_<rev>`` (it
+    imports itself only relatively) into a temporary folder removed when this process ends."""
+    import atexit
+    import importlib
+    import io
+    import shutil
+    import tarfile
+    import tempfile
+
+    name = "fillomino_at_" + re.sub(r"\W", "_", rev)
+    where = Path(tempfile.mkdtemp(prefix="rate-baseline-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
+    archive = subprocess.run(["git", "archive", rev, "fillomino"], cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(where / "unpacked", filter="data")
+    (where / "unpacked" / "fillomino").rename(where / name)
+    sys.path.insert(0, str(where))
+    return importlib.import_module(name + ".logic").rate
+
+
+def baseline_check(args: argparse.Namespace) -> int:
+    old_rate = baseline_rate(args.baseline)
+    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    ran_out: Counter = Counter()
+    differ: Counter = Counter()
+    solved: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    names: list[str] = []
+    puzzles = witness_puzzles(args)
+    for k, (group, name, puzzle) in enumerate(puzzles, 1):
+        befores, afters = [], []
+        for k2 in range(args.repeat):
+            if (k + k2) % 2:
+                befores.append(old_rate(puzzle, budget=args.budget))
+                afters.append(rate(puzzle, budget=args.budget))
+            else:
+                afters.append(rate(puzzle, budget=args.budget))
+                befores.append(old_rate(puzzle, budget=args.budget))
+        before = min(befores, key=lambda r: r.seconds)
+        after = min(afters, key=lambda r: r.seconds)
+        verdict = "same"
+        if "budget" in (before.state, after.state):
+            ran_out[group] += 1
+            verdict = "not compared"
+        elif _full(before) != _full(after):
+            differ[group] += 1
+            names.append(name)
+            verdict = "DIFFER"
+        by[group].append((before.seconds, after.seconds))
+        solved[group][0] += before.solved
+        solved[group][1] += after.solved
+        print(f"[{k}/{len(puzzles)}] {name} {before.level} {before.state} {before.seconds:.3f}s "
+              f"{len(before.steps)} steps {before.open_cells} open -> {after.level} {after.state} "
+              f"{after.seconds:.3f}s {len(after.steps)} steps {after.open_cells} open: {verdict}", file=sys.stderr,
+              flush=True)
+    out = [f"| puzzles | rated | compared | same | differ | budget ran out | median {args.baseline} | median now | "
+           f"p95 {args.baseline} | p95 now | total {args.baseline} | total now | solved {args.baseline} | "
+           "solved now |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for group in sorted(by, key=lambda g: (g.split()[0], area(g.split()[-1]))):
+        pairs = by[group]
+        a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+        n_diff = differ[group]
+        compared = len(pairs) - ran_out[group]
+        out.append(f"| {group} | {len(pairs)} | {compared} | {compared - n_diff} | {n_diff} | {ran_out[group]} | "
+                   f"{fmt_s(percentile(a, 0.5))} | {fmt_s(percentile(b, 0.5))} | {fmt_s(percentile(a, 0.95))} | "
+                   f"{fmt_s(percentile(b, 0.95))} | {fmt_s(sum(a))} | {fmt_s(sum(b))} | {solved[group][0]} | "
+                   f"{solved[group][1]} |")
+    print("\n".join(out))
+    if names:
+        print("ratings that differ: " + ", ".join(names))
+    return 1 if names else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds per puzzle (default 10)")
@@ -367,11 +449,19 @@ def main() -> None:
     parser.add_argument("--witness-check", action="store_true",
                         help="rate without and with the witness: same ratings, and CPU side by side")
     parser.add_argument("--variants", action="store_true",
-                        help="with --witness-check: also each puzzle with three clues dropped and with one changed")
+                        help="with --witness-check or --baseline: also each puzzle with three clues dropped and with "
+                        "one changed")
     parser.add_argument("--random", type=int, default=0, metavar="N",
-                        help="with --witness-check: also N random boards up to 6x6")
+                        help="with --witness-check or --baseline: also N random boards up to 6x6 and N up to 8x8")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="with --baseline: rate each puzzle K times each way, alternated, and keep the least CPU")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="rate with the rater of commit REV and with this one, alternated: same ratings, and CPU "
+                        "side by side")
     args = parser.parse_args()
     args.argv = [a for a in sys.argv[1:]]
+    if args.baseline:
+        sys.exit(baseline_check(args))
     if args.witness_check:
         sys.exit(witness_check(args))
     compare = len(args.lookahead) > 1

@@ -353,6 +353,44 @@ def test_kept_answers_and_carried_on_trials_take_the_same_steps(name, monkeypatc
     assert _steps(puzzle, True) == kept
 
 
+def test_a_size_changes_when_a_cell_gains_loses_or_is_fixed_at_it():
+    from fillomino.logic.techniques import _changed_sizes
+
+    old = [0b1110, 0b0110, 0b0100, 0b1000]
+    assert _changed_sizes(old, list(old)) == 0
+    assert _changed_sizes(old, [0b0110, 0b0110, 0b0100, 0b1000]) == 0b1000  # lost 3
+    assert _changed_sizes(old, [0b1110, 0b0100, 0b0100, 0b1000]) == 0b0110  # lost 1, fixed at 2
+    assert _changed_sizes([0b0100, 0b0110], [0b0110, 0b0110]) == 0b0110  # gained 1 (another trial), was fixed at 2
+
+
+def _without_kept_sizes(monkeypatch) -> None:
+    from fillomino.logic import techniques
+
+    monkeypatch.setattr(techniques, "kept_sizes", lambda b, ctx, name: {})
+
+
+@pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "06x06/6x6-s12.txt",
+                                  "06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt"])
+def test_answers_kept_per_size_take_the_same_steps(name, monkeypatch):
+    # no_room, new_region, exact_room, must_include and way_through give a kept answer for a size while no cell
+    # gained, lost or was fixed at it: working every answer out again takes the same steps
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    kept = _steps(puzzle, True)
+    _without_kept_sizes(monkeypatch)
+    assert _steps(puzzle, True) == kept
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(2, 6), cols=st.integers(2, 6), data=st.data())
+def test_answers_kept_per_size_take_the_same_steps_on_random_boards(rows, cols, data):
+    clues = [data.draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5, 6])) for _ in range(rows * cols)]
+    puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
+    kept = _steps(puzzle, True)
+    with pytest.MonkeyPatch.context() as mp:
+        _without_kept_sizes(mp)
+        assert _steps(puzzle, True) == kept
+
+
 # ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------
 CHEAP = [name for name in LOOKAHEADS if name != "full"]
 LOOKAHEAD_SAMPLE = ["05x05/5x5-s4.txt", "05x05/5x5-s10.txt", "05x05/expert-5x5-s0.txt", "06x06/6x6-s0.txt",

@@ -132,6 +132,10 @@ class Board:
     def open_count(self) -> int:
         return sum(1 for m in self.cand if m & (m - 1))
 
+    def any_open(self) -> bool:
+        """Whether some cell is still open (stops at the first: the solver asks before every pass)."""
+        return any(m & (m - 1) for m in self.cand)
+
     def empty_cell(self) -> int | None:
         return next((i for i, m in enumerate(self.cand) if not m), None)
 

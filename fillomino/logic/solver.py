@@ -86,7 +86,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
         if deadline is not None and time.process_time() > deadline:
             run.state = "budget"
             return run
-        if not board.open_count():
+        if not board.any_open():
             try:
                 _verify(board, clues)
             except Contradiction as exc:

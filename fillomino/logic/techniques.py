@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 
-from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
+from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -128,6 +129,35 @@ class Allow:
     def __contains__(self, i: int) -> bool:
         return bool(self.cand[i] & self.b)
 
+    __getitem__ = __contains__  # tested like a list of bools (see allowing)
+
+
+ALLOW_LISTS_MAX = 1024
+"""Largest grid whose per-size membership lists (``allowing``) are built whole: on a bigger one a search near a few
+cells would pay more for the list than for its tests."""
+
+
+def allowing(b: Board, v: int) -> list[bool] | Allow:
+    """Membership of the cells that allow size v, for the grid searches: a list of bools kept for the grid as it is
+    (tested at C speed, and shared by the techniques of a pass; callers that change an entry put it back), or on a
+    grid bigger than ALLOW_LISTS_MAX an Allow."""
+    if b.size > ALLOW_LISTS_MAX:
+        return Allow(b.cand, v)
+    kept = b.derived.get("allows")
+    if kept is None or kept[0] != len(b.log):
+        kept = (len(b.log), {})
+        b.derived["allows"] = kept
+    allow = kept[1].get(v)
+    if allow is None:
+        allow = kept[1][v] = b.allows(v)
+    return allow
+
+
+def allow_list(b: Board, v: int) -> list[bool]:
+    """``allowing`` as a list always (on a big grid a fresh one), for searches that mark cells in it."""
+    allow = allowing(b, v)
+    return allow if isinstance(allow, list) else b.allows(v)
+
 
 class Near:
     """Whether a box of the grid lies within a distance of some changed cell (the cells of ``ctx.dirty``, and with
@@ -162,10 +192,25 @@ class Near:
 
     def box(self, box: tuple[int, int, int, int], d: int) -> bool:
         r0, r1, c0, c1 = box
-        if not self.points or max(0, self.lo_r - r1, r0 - self.hi_r) + max(0, self.lo_c - c1, c0 - self.hi_c) > d:
+        points = self.points
+        if not points:
             return False
-        if len(self.points) <= 4:
-            return any(max(0, r0 - r, r - r1) + max(0, c0 - c, c - c1) <= d for r, c in self.points)
+        # max(0, x, y) written out: this test runs for every group and cell a technique might look at
+        x, y = self.lo_r - r1, r0 - self.hi_r
+        gap_r = x if x > y else y
+        x, y = self.lo_c - c1, c0 - self.hi_c
+        gap_c = x if x > y else y
+        if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) > d:
+            return False
+        if len(points) <= 4:
+            for r, c in points:
+                x, y = r0 - r, r - r1
+                gap_r = x if x > y else y
+                x, y = c0 - c, c - c1
+                gap_c = x if x > y else y
+                if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) <= d:
+                    return True
+            return False
         # many points: the box's grid cells against the cells within d of a point (the nearest point of a box
         # that meets the grid to a grid cell is a grid cell, and on a full grid walking distance is |dr| + |dc|)
         r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
@@ -205,7 +250,8 @@ def shaken(b: Board, dirty: set[int]) -> set[int]:
     out = grown(b, dirty)
     near = Near(b, set(dirty))
     for g in b.groups():
-        if near.box(b.box(g), max(g.need, 0) + 2):
+        need = g.value - len(g.cells)
+        if near.box(g.box or b.box(g), (need if need > 0 else 0) + 2):
             out.update(g.cells)
     return out
 
@@ -283,12 +329,12 @@ def growing(b: Board, ctx: Context | None = None, reach: int | None = None, whol
         else [g for g in b.groups_touching(b.around(ctx.dirty)) if len(g.cells) < g.value]
     if ctx is not None and ctx.dirty is not None and reach is not None:
         near = Near(b, grown(b, ctx.dirty) if whole else ctx.dirty)
-        out = [g for g in out if near.box(b.box(g), g.need + reach)]
+        out = [g for g in out if near.box(g.box or b.box(g), g.value - len(g.cells) + reach)]
     return out
 
 
 def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
-    return component(g.cells, Allow(b.cand, g.value), b.nbrs, limit=limit)
+    return component(g.cells, allowing(b, g.value), b.nbrs, limit=limit)
 
 
 # ---- bookkeeping and easy -------------------------------------------------------------------------
@@ -317,17 +363,22 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
         cells = b.open_cells()
     else:
         cells = sorted(c for c in b.around(grown(b, ctx.dirty)) if b.cand[c] & (b.cand[c] - 1))
+    at, cand, nbrs = b._group_at, b.cand, b.nbrs
+    assert at is not None
     for c in cells:
+        mc = cand[c]
         near: dict[int, list[Group]] = {}
-        seen: set[int] = set()
-        for m in b.nbrs[c]:
-            g = b.group_at(m)
-            if g is not None and id(g) not in seen:
-                seen.add(id(g))
-                near.setdefault(g.value, []).append(g)
+        for m in nbrs[c]:
+            g = at[m]
+            if g is not None and mc >> g.value & 1:  # only a size the cell still allows can go
+                gs = near.get(g.value)
+                if gs is None:
+                    near[g.value] = [g]
+                elif all(g is not h for h in gs):
+                    gs.append(g)
         for v, gs in near.items():
             total = 1 + sum(len(g.cells) for g in gs)
-            if total > v and b.cand[c] & bit(v):
+            if total > v:
                 joined = " and ".join(who(b, g, ctx) for g in gs)
                 p.add([c], f"{b.name(c)} cannot be {v}: it would join {joined} into {total} cells",
                       {c: bit(v)})
@@ -347,14 +398,19 @@ def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
 
 def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "exact_room", "easy")
+    kept = GroupAnswers(b, ctx, "exact_room")
     for g in growing(b, ctx, reach=2):
-        r = room(b, g, limit=g.value + 1)
-        if len(r) < g.value:
-            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
-        if len(r) == g.value:
-            fill = [c for c in r if not single(b.cand[c])]
+        fill = kept.get(g)
+        if fill is None:
+            r = room(b, g, limit=g.value + 1)
+            if len(r) < g.value:
+                raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has room for only {len(r)} cells")
+            fill = [c for c in r if not single(b.cand[c])] if len(r) == g.value else []
+            kept.put(g, fill)
+        if fill:
             p.add(fill, f"{who(b, g, ctx)} has room for exactly {g.value} cells: {names(b, fill)} take it",
                   place=dict.fromkeys(fill, g.value))
+    kept.keep()
     return p.steps
 
 
@@ -422,32 +478,46 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
                 if len(part) < v:
                     for c in part:
                         _note_small(found, c, b_v, len(part))
+    # a fixed size's rooms depend only on which cells allow it and which are fixed at it: kept per size
+    answers = kept_sizes(b, ctx, "no_room")
     for v in set_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
-        if seeds is None:
-            allow = b.allows(v)
-            sizes = component_sizes(allow, b.nbrs)
-            small = [c for c in opened if allow[c] and sizes[c] < v]
-        else:
-            allow = Allow(b.cand, v)  # type: ignore[assignment]
-            sizes = {}  # type: ignore[assignment]
-            for s in seeds:
-                if s in allow and s not in sizes:
-                    # v cells found: the room is big enough (its other cells need not be counted)
-                    room_s = component(s, allow, b.nbrs, limit=v)
-                    for c in room_s:
-                        sizes[c] = len(room_s)
-            small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
-        if not small:
-            continue
-        fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
-        if fixed:
-            raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
-        for c in small:
-            _note_small(found, c, bit(v), sizes[c])
+        notes = answers.get(v)
+        if notes is None:
+            notes = answers[v] = _no_room_notes(b, v, seeds, opened, is_open)
+        for c, area in notes:
+            _note_small(found, c, bit(v), area)
+    keep_sizes(b, ctx, "no_room", answers)
     _found_steps(p, found, "the cells connected to it that allow the size are too few")
     return p.steps
+
+
+def _no_room_notes(b: Board, v: int, seeds: list[int] | None, opened: list[int],
+                   is_open: list[bool]) -> list[tuple[int, int]]:
+    """no_room for a size some group has: (cell, the cells of its room) for each open cell whose room for v is too
+    small (with ``seeds``, the changed cells and their neighbours, only the rooms that hold one: the others were
+    big enough before and are the same); Contradiction when a fixed cell's is."""
+    if seeds is None:
+        allow = allow_list(b, v)
+        sizes = component_sizes(allow, b.nbrs)
+        small = [c for c in opened if allow[c] and sizes[c] < v]
+    else:
+        allow = allowing(b, v)  # type: ignore[assignment]
+        sizes = {}  # type: ignore[assignment]
+        for s in seeds:
+            if allow[s] and s not in sizes:
+                # v cells found: the room is big enough (its other cells need not be counted)
+                room_s = component(s, allow, b.nbrs, limit=v)
+                for c in room_s:
+                    sizes[c] = len(room_s)
+        small = sorted(c for c in sizes if is_open[c] and sizes[c] < v)
+    if not small:
+        return []
+    fixed = [c for c in component(small, allow, b.nbrs) if single(b.cand[c])]
+    if fixed:
+        raise Contradiction(fixed[0], f"the {v} at {b.name(fixed[0])} has room for only {sizes[fixed[0]]} cells")
+    return [(c, sizes[c]) for c in small]
 
 
 def _sizes(values: int | list[int]) -> str:
@@ -495,6 +565,83 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     del kept[MEMO_KEEP:]
 
 
+def _changed_sizes(old: list[int], cand: list[int]) -> int:
+    """The sizes, as a bitset, that some cell gained or lost between two candidate grids, or has as its only
+    candidate on one side of a cell that differs."""
+    changed = 0
+    for i in compress(range(len(cand)), map(ne, old, cand)):
+        x, y = old[i], cand[i]
+        changed |= x ^ y
+        if not x & (x - 1):
+            changed |= x
+        if not y & (y - 1):
+            changed |= y
+    return changed
+
+
+def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
+    """A technique's answers per size that still hold, for a technique whose answer for a size v depends only on
+    which cells allow v and which are fixed at v. They are kept in b.memo (shared with the look-ahead's copies)
+    with the candidates they were worked out on, twice: the last grid's and the last top-level grid's (a trial
+    differs from that one only around its hypothesis); an answer holds while no cell whose candidates differ
+    from its grid's gained or lost its size or has it as its only candidate on either side. Nothing kept when
+    the solver is not incremental (every answer is worked out afresh)."""
+    if not ctx.incremental:
+        return {}
+    cand = b.cand
+    answers: dict[int, object] = {}
+    for which in ("last", "top"):
+        kept = b.memo.get(("sizes", name, which))
+        if kept is None or len(kept[0]) != len(cand):
+            continue
+        changed = _changed_sizes(kept[0], cand)
+        for v, answer in kept[1].items():
+            if not changed >> v & 1 and v not in answers:
+                answers[v] = answer
+    return answers
+
+
+def keep_sizes(b: Board, ctx: Context, name: str, answers: dict) -> None:
+    """Keep a technique's answers per size (see kept_sizes) with the candidates they hold for."""
+    if ctx.incremental:
+        kept = (list(b.cand), answers)
+        b.memo[("sizes", name, "last")] = kept
+        if not ctx.nested:
+            b.memo[("sizes", name, "top")] = kept
+
+
+class GroupAnswers:
+    """A group technique's answers kept per size (see kept_sizes): for each size, the cells found for each
+    group of it that has some (keyed by its first cell). Its answer for a group depends only on which cells allow
+    the group's size and which are fixed at it, and with changed cells it looks only at the groups near them (the
+    others found nothing before and still find nothing), so what it works out for a size is the whole answer for
+    that size. Off when the solver is not incremental (then every answer is worked out afresh)."""
+
+    def __init__(self, b: Board, ctx: Context, name: str) -> None:
+        self.b, self.ctx, self.name = b, ctx, name
+        self.answers: dict[int, dict[int, list[int]]] = kept_sizes(b, ctx, name)  # type: ignore[assignment]
+        self.fresh: set[int] = set()
+
+    def get(self, g: Group) -> list[int] | None:
+        """The cells found for ``g`` when its size's answer is kept, else None (work it out and ``put`` it)."""
+        v = g.value
+        if v in self.fresh:
+            return None
+        per = self.answers.get(v)
+        if per is None:
+            self.answers[v] = {}
+            self.fresh.add(v)
+            return None
+        return per.get(g.cells[0], [])
+
+    def put(self, g: Group, cells: list[int]) -> None:
+        if cells:
+            self.answers[g.value][g.cells[0]] = cells
+
+    def keep(self) -> None:
+        keep_sizes(self.b, self.ctx, self.name, self.answers)
+
+
 def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
     """Whether the candidates break R1 around ``starts``: a group of fixed cells there that is too big,
     or whose room is too small. Returns why, or None."""
@@ -502,9 +649,13 @@ def breaks_rule(b: Board, cand: list[int], starts: Sequence[int]) -> str | None:
 
 
 def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[int]) -> str | None:
-    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts``."""
+    """breaks_rule's check, listing in ``reads`` every cell it reads beyond ``starts`` (the neighbours of every cell
+    it grows from: the cells grid.grow would list, and the group's own, which ``starts`` or an earlier read holds).
+    The searches are grid.grow's, written out: this check runs inside every trial, and a call per cell is most of
+    its time."""
     seen: set[int] = set()
     nbrs = b.nbrs
+    extend = reads.extend
     for s in starts:
         m = cand[s]
         if not m or m & (m - 1) or s in seen:
@@ -513,13 +664,33 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
         # a fixed cell's candidates are exactly its size's bit: equal candidates mean the same fixed size
         group = [s]
         inside = {s}
-        grow(group, inside, nbrs, lambda x, m=m: cand[x] == m, reads=reads)
+        for c in group:
+            around = nbrs[c]
+            extend(around)
+            for x in around:
+                if x not in inside and cand[x] == m:
+                    inside.add(x)
+                    group.append(x)
         seen |= inside
         n = len(group)
         if n > v:
             return f"a group of {v}s would have {n} cells"
-        if n < v and not grow(group, inside, nbrs, lambda x, m=m: cand[x] & m, limit=v, reads=reads):
-            return f"a group of {v}s at {b.name(s)} would have no room to grow"
+        if n < v:
+            # its room: the cells that allow v, breadth-first from the group, until v cells are found
+            room = False
+            for k, c in enumerate(group):
+                around = nbrs[c]
+                if k >= n:
+                    extend(around)
+                for x in around:
+                    if x not in inside and cand[x] & m:
+                        inside.add(x)
+                        group.append(x)
+                if len(group) >= v:
+                    room = True
+                    break
+            if not room:
+                return f"a group of {v}s at {b.name(s)} would have no room to grow"
     return None
 
 
@@ -678,18 +849,25 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "must_include", "medium")
+    kept = GroupAnswers(b, ctx, "must_include")
     allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
         v = g.value
-        if v not in allows:
-            allows[v] = b.allows(v)
-        allow = allows[v]
-        for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
-            was, allow[x] = allow[x], False
-            short = len(component(g.cells, allow, b.nbrs, limit=v)) < v
-            allow[x] = was
-            if short:
-                p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
+        found = kept.get(g)
+        if found is None:
+            found = []
+            if v not in allows:
+                allows[v] = allow_list(b, v)
+            allow = allows[v]
+            for x in _first_open(b, component(g.cells, allow, b.nbrs, limit=v), g):
+                was, allow[x] = allow[x], False
+                if len(component(g.cells, allow, b.nbrs, limit=v)) < v:
+                    found.append(x)
+                allow[x] = was
+            kept.put(g, found)
+        for x in found:
+            p.add([x], f"{who(b, g, ctx)} cannot reach {v} cells without {b.name(x)}", place={x: v})
+    kept.keep()
     return p.steps
 
 
@@ -715,23 +893,30 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
     allows: dict[int, list[bool]] = {}
+    kept = GroupAnswers(b, ctx, "way_through")
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
-        if v not in allows:
-            allows[v] = b.allows(v)
-        # the walk stays within need of the group: only groups whose edge lies that near can block it
-        box = b.box(g)
-        walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
-        near = distances(g.cells, b.nbrs, within=need, through=walk)
-        if len(near) - len(g.cells) < need:
-            raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
-        for x in _first_open(b, list(near), g):
-            was, walk[x] = walk[x], False
-            short = len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need
-            walk[x] = was
-            if short:
-                p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
-                      f"goes through {b.name(x)}", place={x: v})
+        found = kept.get(g)
+        if found is None:
+            found = []
+            if v not in allows:
+                allows[v] = allow_list(b, v)
+            # the walk stays within need of the group: only groups whose edge lies that near can block it
+            box = b.box(g)
+            walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
+            near = distances(g.cells, b.nbrs, within=need, through=walk)
+            if len(near) - len(g.cells) < need:
+                raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
+            for x in _first_open(b, list(near), g):
+                was, walk[x] = walk[x], False
+                if len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need:
+                    found.append(x)
+                walk[x] = was
+            kept.put(g, found)
+        for x in found:
+            p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
+                  f"goes through {b.name(x)}", place={x: v})
+    kept.keep()
     return p.steps
 
 
@@ -843,24 +1028,35 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
+    answers = kept_sizes(b, ctx, "new_region")
     for v in set_bits(present):
         if _late(ctx):
             break
-        allow = Allow(b.cand, v)
-        reached: set[int] = set()
-        for g in by_value.get(v, ()):
-            if g.need > 0:
-                reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
-        b_v = bit(v)
-        beside = {m for g in by_value.get(v, ()) for c in g.cells for m in b.nbrs[c]}
-        free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
-        sizes = component_sizes(free, b.nbrs)
-        for c in opened:
-            if b.cand[c] & bit(v) and c not in reached and sizes[c] < v:
-                _note_small(found, c, bit(v), sizes[c])
+        notes = answers.get(v)
+        if notes is None:
+            notes = answers[v] = _new_region_notes(b, v, by_value.get(v, ()), opened)
+        for c, area in notes:
+            _note_small(found, c, bit(v), area)
+    keep_sizes(b, ctx, "new_region", answers)
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
     return p.steps
+
+
+def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> list[tuple[int, int]]:
+    """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
+    allows v, that no group of v can reach, in an area too small for v. It reads only which cells allow v and which
+    are fixed at v (see kept_sizes)."""
+    allow = Allow(b.cand, v)
+    reached: set[int] = set()
+    for g in groups:
+        if g.need > 0:
+            reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
+    b_v = bit(v)
+    beside = {m for g in groups for c in g.cells for m in b.nbrs[c]}
+    free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
+    sizes = component_sizes(free, b.nbrs)
+    return [(c, sizes[c]) for c in opened if b.cand[c] & b_v and c not in reached and sizes[c] < v]
 
 
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
@@ -870,24 +1066,34 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
+    at, nbrs = b._group_at, b.nbrs
+    assert at is not None
     for c in b.open_cells():
-        near: dict[int, int] = {1: 0}
-        seen: set[int] = set()
-        box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
-        for m in b.nbrs[c]:
-            h = b.group_at(m)
-            if h is not None and id(h) not in seen:
-                seen.add(id(h))
+        mc = b.cand[c]
+        near: dict[int, int] = {}
+        joins: list[Group] = []
+        for m in nbrs[c]:
+            h = at[m]
+            if h is not None and all(h is not k for k in joins):
+                joins.append(h)
                 near[h.value] = near.get(h.value, 0) + len(h.cells)
-                box = union_box(box, b.box(h))
-        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
-        if changes is not None and not changes.near_s.box(box, 4):
+        # writing v does not complete a group unless it joins v - 1 cells (a 1: none): nothing is walled off
+        sizes = [v for v, joined in near.items() if joined + 1 == v and mc >> v & 1]
+        if mc & 2 and 1 not in near:
+            sizes.append(1)
+        if not sizes:
             continue
+        sizes.sort()
+        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
+        if changes is not None:
+            box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
+            for h in joins:
+                box = union_box(box, b.box(h))
+            if not changes.near_s.box(box, 4):
+                continue
         bad = 0
         why = ""
-        for v, joined in sorted(near.items()):
-            if joined + 1 != v or not b.cand[c] & bit(v):
-                continue  # writing v does not complete a group: nothing is walled off
+        for v in sizes:
             reason = recall(b, ("forced", c, v))
             if reason is _MISSING:
                 reason = _wall_off(b, cand, c, v)
