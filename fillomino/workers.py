@@ -133,7 +133,13 @@ def _on_processes(fn: Callable, jobs: Sequence[Any], costs: Sequence[float], cou
             for future in as_completed(futures):
                 yield from future.result()
         except BaseException:
+            # A chunk already running would otherwise hold the exit (the pool's own exit waits for it) for as long
+            # as its jobs take; Python 3.11 has no public call to stop a worker, hence the private table, read
+            # before shutdown clears it.
+            running = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in running:
+                process.terminate()
             raise
 
 

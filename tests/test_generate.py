@@ -448,6 +448,22 @@ def test_cli_errors_are_one_line_and_exit_2(argv, message, capsys):
     assert message in err and err.count("\n") == 1
 
 
+def test_an_interrupt_of_the_main_process_alone_stops_the_running_workers(tmp_path):
+    """A SIGINT sent to the command's own process (kill -INT, not a terminal's Ctrl-C that reaches every worker)
+    used to wait until each worker finished its running chunk: minutes for 15x15 experts."""
+    import signal
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fillomino", "generate", "--size", "15x15", "--count", "4", "--workers", "2",
+         "--level", "expert", "--out", str(tmp_path / "batch")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(3)  # the pool is up and both workers are making a puzzle
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+
+
 def test_ctrl_c_keeps_the_puzzles_already_written(tmp_path):
     import signal
 
