@@ -399,3 +399,37 @@ def test_newer_grids_keep_the_question_in_flight_their_history_wants_and_kill_th
         assert ahead.worker is None and ahead.pids() == []
 
     asyncio.run(go())
+
+
+def test_back_from_taking_a_clue_out_the_background_starts_with_the_clue_after_it() -> None:
+    from fillomino.serve.ahead import Ahead, taken_out
+
+    grid = parse_puzzle(UNIQUE)
+    cells = grid.clue_cells()
+    without = grid.with_clues([0 if i == cells[3] else v for i, v in enumerate(grid.clues)])
+    assert taken_out(grid, without) == cells[3] and taken_out(without, grid) is None
+    assert taken_out(grid, grid) is None
+
+    async def go() -> list[tuple[str, Puzzle]]:
+        asked: list[tuple[str, Puzzle]] = []
+
+        def ask(name: str, puzzle: Puzzle) -> dict | None:
+            asked.append((name, puzzle))
+            return None  # settled already: nothing is started
+
+        ahead = Ahead(ask, lambda *answer: None, lanes=1)
+        ahead.look_at(grid)
+        ahead.look_at(without)
+        ahead.look_at(without.with_clues([1] + list(without.clues[1:])))  # another clue tried meanwhile
+        ahead.look_at(grid)
+        for _ in range(100):
+            if ahead.idle:
+                break
+            await asyncio.sleep(0.01)
+        await ahead.close()
+        return asked
+
+    asked = asyncio.run(go())
+    firsts = [puzzle for name, puzzle in asked if name == "verdict"][: len(cells)]
+    gone = [taken_out(grid, puzzle) for puzzle in firsts]
+    assert gone == cells[4:] + cells[:4]  # from the clue after the one taken out, round to the first

@@ -2,7 +2,8 @@
 
 Taking out a needed clue can cost the exact loose-cell search seconds of CPU, more than a page can wait.
 Once a grid's own verdict and loose cells are settled, ``Ahead`` asks the verdict and the loose cells of
-that grid with each clue taken out (reading order), in workers that give way to every other process, and
+that grid with each clue taken out (reading order; back from taking clue x out, from the clue after x: a
+setter going through the clues takes that one out next), in workers that give way to every other process, and
 hands each answer to the app, which caches a settled one exactly as it caches a foreground answer: the
 removal the setter then makes is answered from the cache, the same exact answer computed earlier.
 
@@ -50,6 +51,14 @@ def removals(puzzle: Puzzle) -> list[Puzzle]:
     """The grid with each of its clues taken out on its own, in reading order."""
     return [puzzle.with_clues([0 if i == cell else v for i, v in enumerate(puzzle.clues)])
             for cell in puzzle.clue_cells()]
+
+
+def taken_out(puzzle: Puzzle, other: Puzzle) -> int | None:
+    """The cell of the one clue of ``puzzle`` that ``other`` lacks when that is their only difference, else None."""
+    if (puzzle.rows, puzzle.cols) != (other.rows, other.cols):
+        return None
+    differ = [c for c, (a, b) in enumerate(zip(puzzle.clues, other.clues)) if a != b]
+    return differ[0] if len(differ) == 1 and other.clues[differ[0]] == 0 else None
 
 
 class Ahead:
@@ -100,8 +109,10 @@ class Ahead:
         pid = write_id(puzzle)
         if self.closed or pid == self.target:
             return
+        first = self._likely_order(puzzle)
         self.grids = [(pid, puzzle), *[(g, p) for g, p in self.grids if g != pid]][: self.history]
-        questions = ((name, grid) for _, p in self.grids for grid in removals(p) for name in PANELS)
+        grids = [first, *(removals(p) for _, p in self.grids[1:])]
+        questions = ((name, grid) for some in grids for grid in some for name in PANELS)
         self.queue = deque(_unique(questions))
         self.wanted = {(name, write_id(grid)) for name, grid in self.queue}
         for lane, key in enumerate(self.asking):
@@ -111,6 +122,18 @@ class Ahead:
         if not self.tasks:
             loop = asyncio.get_running_loop()
             self.tasks = [loop.create_task(self._run(lane)) for lane in range(self.lanes)]
+
+    def _likely_order(self, puzzle: Puzzle) -> list[Puzzle]:
+        """``puzzle``'s removals, the likeliest next first: a setter back from taking clue x out (the newest grid
+        seen with only x missing) who goes through the clues one by one takes out the clue after x next, so the
+        removals start there (in reading order, round to the first)."""
+        grids = removals(puzzle)
+        for _, older in self.grids:
+            gone = taken_out(puzzle, older)
+            if gone is not None:
+                at = puzzle.clue_cells().index(gone) + 1
+                return grids[at:] + grids[:at]
+        return grids
 
     def pending(self, key: tuple[str, str]) -> asyncio.Future | None:
         """The answer to ``key`` (panel, puzzle ID) when it is a question in flight, to race a foreground one."""
