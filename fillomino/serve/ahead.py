@@ -41,8 +41,8 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-LANES = 2
-"""Background workers at most (one per core of a two-core machine): an idle machine works twice as far ahead."""
+LANES = min(2, os.cpu_count() or 1)
+"""Background workers (one per core, two at most): an idle two-core machine works twice as far ahead."""
 HISTORY = 3
 """Grids whose removals stay queued: the newest and the two before it."""
 
