@@ -21,23 +21,27 @@ order (the same for every run), since a setter picks a clue where the server wor
 clue in, after its answers), one fresh server (and one table) per value in the same run: while the page
 waits, the server works ahead on the removal of each clue of the grid on screen (``fillomino.serve.ahead``).
 The other edits follow their answers at once. The pause is counted in CPU seconds of
-that background worker, not wall seconds: on an idle two-core machine it has a core to itself while
-the setter thinks, so T CPU seconds is T seconds of thinking; on a busy one the wall time is the load's.
-A pause ends early when there is nothing left to work on. The background worker runs at the lowest
-priority, so next to a long run with a higher one it would get no CPU at all: the benchmark sets it back
-to a normal priority (as root; else it stays low) so that it gets its share. ``--think 0`` (the default)
+the background workers, not wall seconds: on an idle two-core machine each of them (two at most) has a
+core to itself while the setter thinks, so the pause lasts until one of them has spent T CPU seconds
+since it began, which is T seconds of thinking there; on a busy one the wall time is the load's.
+A pause ends early when there is nothing left to work on. The background workers run at the lowest
+priority, so next to a long run with a higher one they would get no CPU at all: the benchmark sets them
+back to a normal priority (as root; else they stay low) so that they get their share. ``--think 0`` (the default)
 is today's behaviour, with the background still on; ``--no-ahead`` switches it off.
 "Cached" counts edits whose verdict and loose cells were both settled before the edit (or the verdict
 was, unique or none); "ahead" the edits answered by a background question still in flight.
 
     python benchmarks/serve_edits.py [FILE ...] [--puzzles 10] [--step 5] [--all-removals] [--think 0 5 15]
-        [--no-ahead]
+        [--no-ahead] [--server-root DIR]
     python benchmarks/serve_edits.py [FILE ...] --ahead-cost
     python benchmarks/serve_edits.py --keep-or-kill 3
 
 ``--ahead-cost`` measures only what working ahead costs: for each puzzle, a fresh server is shown the
 grid and the background's CPU (from worker start to every removal settled) is printed. ``--keep-or-kill``
 measures whether a background question in flight slows the page's own (see ``keep_or_kill``).
+
+``--server-root DIR`` serves another source tree (say ``git archive`` of the commit to compare with) under
+this benchmark, so two versions run the same edits in one session.
 
 FILE defaults to janko.at 10x10 #007 (the test's puzzle) and the first ``--puzzles`` unique 10x10
 puzzles of ../shared/corpus-external/INDEX.tsv. Prints Markdown tables and the load average.
@@ -63,6 +67,7 @@ sys.path.insert(0, str(ROOT))  # the working tree, not an installed copy
 from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
 from fillomino.puzzle import Puzzle  # noqa: E402
+from fillomino.serve.ahead import process_cpu  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
 from tests.test_serve_support import ahead_state, post, running_server  # noqa: E402
 
@@ -86,14 +91,21 @@ class Page:
         return ahead_state(self.base, boost=True)  # see the module's text: its share of the CPU, not none
 
     def pause(self) -> None:
-        """The setter thinks: until the background has spent ``think`` CPU seconds, or has nothing left."""
+        """The setter thinks: until a background worker has spent ``think`` CPU seconds, or there is nothing left.
+
+        Each background worker has a core of an idle two-core machine while the page is idle, so the pause
+        lasts as long as the most CPU any one of them has spent since it began (a server with one background
+        worker: that worker's CPU)."""
         if self.think <= 0:
             return
         self.pauses += 1
-        start, wall = self.ahead()["cpu"], time.monotonic()
+        state, wall = self.ahead(), time.monotonic()
+        start = {pid: process_cpu(pid) for pid in state.get("pids", [state.get("pid")]) if pid}
         while time.monotonic() - wall < max(120.0, 60 * self.think):
             state = self.ahead()
-            if state["idle"] or state["cpu"] - start >= self.think:
+            pids = [pid for pid in state.get("pids", [state.get("pid")]) if pid]
+            spent = max((process_cpu(pid) - start.setdefault(pid, 0.0) for pid in pids), default=0.0)
+            if state["idle"] or spent >= self.think:
                 return
             time.sleep(0.05)
         self.capped += 1
@@ -185,8 +197,6 @@ def keep_or_kill(rounds: int) -> None:
     """Whether a background question in flight slows the foreground: two workers at normal priority (the page's
     verdict and loose cells) ask the loose cells of janko.at #016 without r9c2 (seconds of CPU), with and without
     a third at the background's priority asking the same; the CPU each got over the foreground's window."""
-    from fillomino.serve.ahead import process_cpu
-
     source = read_puzzle(str(EXTERNAL / "janko-016.txt"))
     hard = write_id(with_clue(source, 8 * source.cols + 1, 0))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -270,6 +280,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, nargs="+", default=[0.0], metavar="T",
                     help="the setter's pause before taking a clue out, in CPU seconds of the background (default 0)")
     ap.add_argument("--no-ahead", action="store_true", help="serve with --no-ahead (nothing worked out ahead)")
+    ap.add_argument("--server-root", type=Path, default=ROOT, metavar="DIR",
+                    help="serve from this source tree instead (e.g. a checkout of the commit to compare with)")
     ap.add_argument("--keep-or-kill", type=int, metavar="ROUNDS",
                     help="only: the CPU a background question in flight takes from the foreground (see keep_or_kill)")
     ap.add_argument("--ahead-cost", action="store_true",
@@ -283,7 +295,8 @@ def main() -> None:
         sys.exit("no puzzles: pass files, or put the external corpus at ../shared/corpus-external")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     start, load = time.perf_counter(), os.getloadavg()[0]
-    print(f"{len(files)} puzzles ({', '.join(p.stem for p in files)}); commit {commit.stdout.strip()}; "
+    print(f"{len(files)} puzzles ({', '.join(p.stem for p in files)}); commit {commit.stdout.strip()}, serving "
+          f"{args.server_root}; "
           f"load average {load:.1f} at the start")
     if args.ahead_cost:
         print("\n| puzzle | clues | questions | background CPU (s) | wall here (s) |")
@@ -299,7 +312,7 @@ def main() -> None:
         each: list[tuple[str, dict]] = []
         pages: list[Page] = []
         server_args = ["--no-ahead"] if args.no_ahead else []
-        with running_server(*server_args) as base, ThreadPoolExecutor(len(FIRST_PANELS)) as pool:
+        with running_server(*server_args, root=args.server_root) as base, ThreadPoolExecutor(len(FIRST_PANELS)) as pool:
             for path in files:
                 puzzle = read_puzzle(str(path))
                 pages.append(Page(base, pool, think))

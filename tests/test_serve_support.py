@@ -18,12 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextlib.contextmanager
-def running_server(*args: str) -> Iterator[str]:
-    """The base URL of a ``fillomino serve --port 0`` started for the test, stopped with Ctrl-C after it."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def running_server(*args: str, root: Path = ROOT) -> Iterator[str]:
+    """The base URL of a ``fillomino serve --port 0`` started for the test, stopped with Ctrl-C after it;
+    ``root``: the source tree it runs (a benchmark may compare another one)."""
+    env = dict(os.environ, PYTHONPATH=str(root))
     proc = subprocess.Popen(
         [sys.executable, "-m", "fillomino", "serve", "--port", "0", "--workers", "2", *args],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -43,12 +44,12 @@ def running_server(*args: str) -> Iterator[str]:
 
 
 def ahead_state(base: str, boost: bool = False) -> dict:
-    """The server's ``/api/ahead``; ``boost`` sets its background worker back to a normal priority (as root),
+    """The server's ``/api/ahead``; ``boost`` sets its background workers back to a normal priority (as root),
     so that a test gets an answer on a machine kept busy by a process of higher priority."""
     with urllib.request.urlopen(base + "/api/ahead", timeout=60) as res:
         state = json.loads(res.read())
-    pid = state.get("pid")
-    if boost and pid:
+    pids = state.get("pids", [state["pid"]] if state.get("pid") else [])  # an older server has one worker
+    for pid in pids if boost else []:
         with contextlib.suppress(OSError, ValueError):  # it lowers both itself once its imports are done
             if os.getpriority(os.PRIO_PROCESS, pid) > 0:
                 os.setpriority(os.PRIO_PROCESS, pid, 0)

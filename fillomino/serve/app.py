@@ -241,7 +241,8 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         return JSONResponse({"on": True, "grid": worker_ahead.target, "left": len(worker_ahead.queue),
                              "idle": worker_ahead.idle, "answered": worker_ahead.answered,
                              "cpu": round(worker_ahead.cpu(), 3),
-                             "pid": None if worker_ahead.worker is None else worker_ahead.worker.process.pid})
+                             "pid": None if worker_ahead.worker is None else worker_ahead.worker.process.pid,
+                             "pids": worker_ahead.pids()})
 
     async def export(request: Request) -> Response:
         fmt = request.path_params["fmt"]
