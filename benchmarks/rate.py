@@ -320,42 +320,8 @@ def witness_puzzles(args: argparse.Namespace) -> list[tuple[str, str, Puzzle]]:
 
 
 def witness_check(args: argparse.Namespace) -> int:
-    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    ran_out: Counter = Counter()
-    differ: Counter = Counter()
-    names: list[str] = []
-    puzzles = witness_puzzles(args)
-    for k, (group, name, puzzle) in enumerate(puzzles, 1):
-        without = rate(puzzle, budget=args.budget, witness=False)
-        with_ = rate(puzzle, budget=args.budget)
-        verdict = "same"
-        if "budget" in (without.state, with_.state):
-            ran_out[group] += 1
-            verdict = "not compared"
-        elif _full(without) != _full(with_):
-            differ[group] += 1
-            names.append(name)
-            verdict = "DIFFER"
-        by[group].append((without.seconds, with_.seconds))
-        print(f"[{k}/{len(puzzles)}] {name} {without.level} {without.state} {without.seconds:.3f}s "
-              f"{len(without.steps)} steps {without.open_cells} open -> {with_.level} {with_.state} "
-              f"{with_.seconds:.3f}s {len(with_.steps)} steps {with_.open_cells} open: {verdict}", file=sys.stderr,
-              flush=True)
-    out = ["| puzzles | rated | compared | same | differ | budget ran out | median without | median with | "
-           "p95 without | p95 with | total without | total with |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for group in sorted(by, key=lambda g: (g.split()[0], area(g.split()[-1]))):
-        pairs = by[group]
-        a, b = [p[0] for p in pairs], [p[1] for p in pairs]
-        n_diff = differ[group]
-        compared = len(pairs) - ran_out[group]
-        out.append(f"| {group} | {len(pairs)} | {compared} | {compared - n_diff} | {n_diff} | {ran_out[group]} | "
-                   f"{fmt_s(percentile(a, 0.5))} | {fmt_s(percentile(b, 0.5))} | {fmt_s(percentile(a, 0.95))} | "
-                   f"{fmt_s(percentile(b, 0.95))} | {fmt_s(sum(a))} | {fmt_s(sum(b))} |")
-    print("\n".join(out))
-    if names:
-        print("ratings that differ: " + ", ".join(names))
-    return 1 if names else 0
+    return ab_check(args, lambda puzzle: rate(puzzle, budget=args.budget, witness=False),
+                    lambda puzzle: rate(puzzle, budget=args.budget), "without", "with")
 
 
 def baseline_rate(rev: str):
@@ -381,6 +347,13 @@ def baseline_rate(rev: str):
 
 def baseline_check(args: argparse.Namespace) -> int:
     old_rate = baseline_rate(args.baseline)
+    return ab_check(args, lambda puzzle: old_rate(puzzle, budget=args.budget),
+                    lambda puzzle: rate(puzzle, budget=args.budget), args.baseline, "now")
+
+
+def ab_check(args: argparse.Namespace, before_rate, after_rate, before: str, after: str) -> int:
+    """Rate every puzzle both ways, alternated (``--repeat K``: K times each, the fastest kept), and print the
+    CPU table; exit status 1 when a rating settled on both sides differs anywhere (steps included)."""
     by: dict[str, list[tuple[float, float]]] = defaultdict(list)
     ran_out: Counter = Counter()
     differ: Counter = Counter()
@@ -388,34 +361,34 @@ def baseline_check(args: argparse.Namespace) -> int:
     names: list[str] = []
     puzzles = witness_puzzles(args)
     for k, (group, name, puzzle) in enumerate(puzzles, 1):
-        befores, afters = [], []
+        lefts, rights = [], []
         for k2 in range(args.repeat):
             if (k + k2) % 2:
-                befores.append(old_rate(puzzle, budget=args.budget))
-                afters.append(rate(puzzle, budget=args.budget))
+                lefts.append(before_rate(puzzle))
+                rights.append(after_rate(puzzle))
             else:
-                afters.append(rate(puzzle, budget=args.budget))
-                befores.append(old_rate(puzzle, budget=args.budget))
-        before = min(befores, key=lambda r: r.seconds)
-        after = min(afters, key=lambda r: r.seconds)
+                rights.append(after_rate(puzzle))
+                lefts.append(before_rate(puzzle))
+        left = min(lefts, key=lambda r: r.seconds)
+        right = min(rights, key=lambda r: r.seconds)
         verdict = "same"
-        if "budget" in (before.state, after.state):
+        if "budget" in (left.state, right.state):
             ran_out[group] += 1
             verdict = "not compared"
-        elif _full(before) != _full(after):
+        elif _full(left) != _full(right):
             differ[group] += 1
             names.append(name)
             verdict = "DIFFER"
-        by[group].append((before.seconds, after.seconds))
-        solved[group][0] += before.solved
-        solved[group][1] += after.solved
-        print(f"[{k}/{len(puzzles)}] {name} {before.level} {before.state} {before.seconds:.3f}s "
-              f"{len(before.steps)} steps {before.open_cells} open -> {after.level} {after.state} "
-              f"{after.seconds:.3f}s {len(after.steps)} steps {after.open_cells} open: {verdict}", file=sys.stderr,
+        by[group].append((left.seconds, right.seconds))
+        solved[group][0] += left.solved
+        solved[group][1] += right.solved
+        print(f"[{k}/{len(puzzles)}] {name} {left.level} {left.state} {left.seconds:.3f}s "
+              f"{len(left.steps)} steps {left.open_cells} open -> {right.level} {right.state} "
+              f"{right.seconds:.3f}s {len(right.steps)} steps {right.open_cells} open: {verdict}", file=sys.stderr,
               flush=True)
-    out = [f"| puzzles | rated | compared | same | differ | budget ran out | median {args.baseline} | median now | "
-           f"p95 {args.baseline} | p95 now | total {args.baseline} | total now | solved {args.baseline} | "
-           "solved now |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = [f"| puzzles | rated | compared | same | differ | budget ran out | median {before} | median {after} | "
+           f"p95 {before} | p95 {after} | total {before} | total {after} | solved {before} | solved {after} |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for group in sorted(by, key=lambda g: (g.split()[0], area(g.split()[-1]))):
         pairs = by[group]
         a, b = [p[0] for p in pairs], [p[1] for p in pairs]
@@ -454,7 +427,7 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0, metavar="N",
                         help="with --witness-check or --baseline: also N random boards up to 6x6 and N up to 8x8")
     parser.add_argument("--repeat", type=int, default=1, metavar="K",
-                        help="with --baseline: rate each puzzle K times each way, alternated, and keep the least CPU")
+                        help="with --baseline or --witness-check: rate each puzzle K times each way, alternated, and keep the least CPU")
     parser.add_argument("--baseline", metavar="REV",
                         help="rate with the rater of commit REV and with this one, alternated: same ratings, and CPU "
                         "side by side")
