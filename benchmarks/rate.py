@@ -427,7 +427,8 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0, metavar="N",
                         help="with --witness-check or --baseline: also N random boards up to 6x6 and N up to 8x8")
     parser.add_argument("--repeat", type=int, default=1, metavar="K",
-                        help="with --baseline or --witness-check: rate each puzzle K times each way, alternated, and keep the least CPU")
+                        help="with --baseline or --witness-check: rate each puzzle K times each way, alternated, "
+                             "and keep the least CPU")
     parser.add_argument("--baseline", metavar="REV",
                         help="rate with the rater of commit REV and with this one, alternated: same ratings, and CPU "
                         "side by side")
