@@ -433,3 +433,10 @@ def test_back_from_taking_a_clue_out_the_background_starts_with_the_clue_after_i
     firsts = [puzzle for name, puzzle in asked if name == "verdict"][: len(cells)]
     gone = [taken_out(grid, puzzle) for puzzle in firsts]
     assert gone == cells[4:] + cells[:4]  # from the clue after the one taken out, round to the first
+
+
+def test_queued_questions_of_grids_of_other_shapes_with_the_same_clue_tuple_are_both_kept() -> None:
+    from fillomino.serve.ahead import _unique
+
+    wide, tall = Puzzle(2, 3, (1, 0, 0, 0, 0, 0)), Puzzle(3, 2, (1, 0, 0, 0, 0, 0))
+    assert _unique([("verdict", wide), ("verdict", tall), ("verdict", wide)]) == [("verdict", wide), ("verdict", tall)]

@@ -215,11 +215,13 @@ class Ahead:
 
 
 def _unique(questions: Iterable[tuple[str, Puzzle]]) -> list[tuple[str, Puzzle]]:
-    """Each question once (the first time it comes), in order."""
-    seen: set[tuple[str, tuple[int, ...]]] = set()
+    """Each question once (the first time it comes), in order. A grid is its shape and clues: the kept grids
+    may differ in shape, and a 2x3 and a 3x2 grid can have the same clue tuple."""
+    seen: set[tuple[str, int, int, tuple[int, ...]]] = set()
     out = []
     for name, grid in questions:
-        if (name, grid.clues) not in seen:
-            seen.add((name, grid.clues))
+        key = (name, grid.rows, grid.cols, grid.clues)
+        if key not in seen:
+            seen.add(key)
             out.append((name, grid))
     return out
