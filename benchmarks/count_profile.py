@@ -9,9 +9,9 @@ parts were cached by their shape moved to the top-left corner, and the CNF check
 skipped because another open part was still pending. Nothing is written: the figures go into the
 analysis under the count_clued table by hand. ``--walks N`` adds Knuth's random-walk estimate of each
 count (an estimate, printed as one, to tell which side of a target a board is on; never a count).
-``--against COMMIT`` instead times the region search of that commit's fillomino/regions.py against this
-one's, alternated in one process, ``--repeat`` times each, each under a budget of ``--seconds`` CPU seconds,
-and prints CPU seconds and counts side by side.
+``--against COMMIT`` instead times the region search of that commit (its whole fillomino package, loaded by
+benchmarks/older.py) against this one's, alternated in one process, ``--repeat`` times each, each under a budget
+of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
 Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
 ``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues).
 
@@ -23,13 +23,10 @@ Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -40,6 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from count_clued import drafts, random_boards  # noqa: E402  (beside this script)
+from older import module_at  # noqa: E402
 
 from fillomino.grid import set_bits  # noqa: E402
 from fillomino.puzzle import Puzzle  # noqa: E402
@@ -148,19 +146,6 @@ def draft(name: str) -> Puzzle | None:
     return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i in gone else v for i, v in enumerate(puzzle.clues)))
 
 
-def load_regions(commit: str):  # type: ignore[no-untyped-def]
-    """fillomino/regions.py as it was at ``commit``, imported beside this one (it uses today's fillomino.grid)."""
-    text = subprocess.run(["git", "show", f"{commit}:fillomino/regions.py"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout
-    path = Path(tempfile.mkdtemp()) / "regions_before.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("fillomino.regions_before", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
     """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget (the machine is
     shared: a wall-clock budget would measure the other jobs)."""
@@ -187,7 +172,7 @@ def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float,
     """Each board by ``commit``'s region search and by this one, alternated, best CPU time of ``repeat``."""
     import fillomino.regions as now
 
-    before = load_regions(commit)
+    before = module_at(commit, "regions")
     totals = [0.0, 0.0]
     print(f"| board | kind | count | {commit} CPU s | now CPU s |")
     print("|---|---|---:|---:|---:|")

@@ -48,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.older import module_at  # noqa: E402
 from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle  # noqa: E402
 from fillomino.logic import LOOKAHEADS, rate  # noqa: E402
@@ -324,29 +325,8 @@ def witness_check(args: argparse.Namespace) -> int:
                     lambda puzzle: rate(puzzle, budget=args.budget), "without", "with")
 
 
-def baseline_rate(rev: str):
-    """``rate`` of the rater at commit ``rev``: its fillomino package, unpacked as ``fillomino_at_<rev>`` (it
-    imports itself only relatively) into a temporary folder removed when this process ends."""
-    import atexit
-    import importlib
-    import io
-    import shutil
-    import tarfile
-    import tempfile
-
-    name = "fillomino_at_" + re.sub(r"\W", "_", rev)
-    where = Path(tempfile.mkdtemp(prefix="rate-baseline-"))
-    atexit.register(shutil.rmtree, where, ignore_errors=True)
-    archive = subprocess.run(["git", "archive", rev, "fillomino"], cwd=ROOT, capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(where / "unpacked", filter="data")
-    (where / "unpacked" / "fillomino").rename(where / name)
-    sys.path.insert(0, str(where))
-    return importlib.import_module(name + ".logic").rate
-
-
 def baseline_check(args: argparse.Namespace) -> int:
-    old_rate = baseline_rate(args.baseline)
+    old_rate = module_at(args.baseline, "logic").rate
     return ab_check(args, lambda puzzle: old_rate(puzzle, budget=args.budget),
                     lambda puzzle: rate(puzzle, budget=args.budget), args.baseline, "now")
 
