@@ -11,7 +11,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import compress
 from operator import itemgetter, ne
 
@@ -93,20 +93,24 @@ class Pass:
     board: Board
     technique: str
     level: str
+    quiet: bool = False
+    """Inside a look-ahead's run: only the masks of a removal are kept (its lists stay empty) and a sentence given
+    as a function is worked out only when read (a refutation reads the last one), since nothing else reads them."""
     steps: list[LogicStep] = field(default_factory=list)
     gone: dict[int, int] = field(default_factory=dict)
     placed: dict[int, int] = field(default_factory=dict)
 
-    def add(self, cells: Sequence[int], sentence: str, removes: dict[int, int] | None = None,
+    def add(self, cells: Sequence[int], sentence: str | Callable[[], str], removes: dict[int, int] | None = None,
             place: dict[int, int] | None = None) -> None:
         b = self.board
         rem: dict[int, list[int]] = {}
         masks: dict[int, int] = {}
+        quiet = self.quiet
         for c, mask in (removes or {}).items():
             mask &= b.cand[c] & ~self.gone.get(c, 0)
             if mask:
                 self.gone[c] = self.gone.get(c, 0) | mask
-                rem[c] = values_of(mask)
+                rem[c] = [] if quiet else values_of(mask)
                 masks[c] = mask
         pl: dict[int, int] = {}
         for c, v in (place or {}).items():
@@ -115,7 +119,13 @@ class Pass:
             self.placed[c] = v
             pl[c] = v
         if rem or pl:
-            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
+            if isinstance(sentence, str):
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
+            elif quiet:
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), "", rem, pl, masks=masks,
+                                            later=sentence))
+            else:
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence(), rem, pl, masks=masks))
 
 
 class Allow:
@@ -339,7 +349,7 @@ def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
 
 # ---- bookkeeping and easy -------------------------------------------------------------------------
 def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "region_complete", "bookkeeping")
+    p = Pass(b, "region_complete", "bookkeeping", ctx.nested)
     cand, nbrs = b.cand, b.nbrs
     for g in b.groups() if ctx.dirty is None else b.groups_touching(b.around(ctx.dirty)):
         if len(g.cells) > g.value:
@@ -357,7 +367,7 @@ def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def too_big(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "too_big", "easy")
+    p = Pass(b, "too_big", "easy", ctx.nested)
     b.groups()
     if ctx.dirty is None:
         cells = b.open_cells()
@@ -386,7 +396,7 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "only_exit", "easy")
+    p = Pass(b, "only_exit", "easy", ctx.nested)
     for g in growing(b, ctx):
         exits = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
         if not exits:
@@ -397,7 +407,7 @@ def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "exact_room", "easy")
+    p = Pass(b, "exact_room", "easy", ctx.nested)
     kept = GroupAnswers(b, ctx, "exact_room")
     for g in growing(b, ctx, reach=2):
         fill = kept.get(g)
@@ -432,7 +442,12 @@ def _found_steps(p: Pass, found: dict[int, dict[int, int]], why: str) -> None:
         mask = 0
         for m in by_area.values():
             mask |= m
-        p.add([c], f"{p.board.name(c)} cannot be {_sizes(mask)}: {why}: {_too_small(by_area)}", {c: mask})
+        p.add([c], partial(_small_sentence, p.board.name(c), mask, why, by_area), {c: mask})
+
+
+def _small_sentence(name: str, mask: int, why: str, by_area: dict[int, int]) -> str:
+    """_found_steps' sentence (a function, so that a look-ahead's run works it out only when it is read)."""
+    return f"{name} cannot be {_sizes(mask)}: {why}: {_too_small(by_area)}"
 
 
 def _late(ctx: Context) -> bool:
@@ -440,7 +455,7 @@ def _late(ctx: Context) -> bool:
 
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "no_room", "easy")
+    p = Pass(b, "no_room", "easy", ctx.nested)
     opened = b.open_cells()
     found: dict[int, dict[int, int]] = {}
     fixed_sizes = 0
@@ -710,7 +725,7 @@ def open_areas(b: Board) -> list[list[int]]:
 
 
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
-    p = Pass(b, name, level)
+    p = Pass(b, name, level, ctx.nested)
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     for area in open_areas(b):
         if not lo <= len(area) <= hi:
@@ -785,7 +800,7 @@ def _connected_sets(start: int, free: set[int], nbrs: Sequence[Sequence[int]]):
 def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
     """An area of open cells whose every neighbour is in a complete region is filled by clue-free regions of
     its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
-    p = Pass(b, "closed_area", "medium")
+    p = Pass(b, "closed_area", "medium", ctx.nested)
     b.groups()
     for area in open_areas(b):
         if not 6 <= len(area) <= CLOSED_AREA_MAX:
@@ -848,7 +863,7 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "must_include", "medium")
+    p = Pass(b, "must_include", "medium", ctx.nested)
     kept = GroupAnswers(b, ctx, "must_include")
     allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
@@ -888,7 +903,7 @@ def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) ->
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
     a cell that would join another group of its size too big to take; a cell every such way passes is its."""
-    p = Pass(b, "way_through", "medium")
+    p = Pass(b, "way_through", "medium", ctx.nested)
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
@@ -921,7 +936,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "completions", "medium")
+    p = Pass(b, "completions", "medium", ctx.nested)
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     by_value: dict[int, list[Group]] = {}
@@ -1017,7 +1032,7 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
 
 def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     """A size no group can bring to a cell needs a new region there, in an area free of that size's cells."""
-    p = Pass(b, "new_region", "medium")
+    p = Pass(b, "new_region", "medium", ctx.nested)
     opened = b.open_cells()
     present = 0
     for c in opened:
@@ -1062,7 +1077,7 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
     """Writing a size that completes a group (with the fixed cells of that size next to it, or a 1) walls
     the group off; when that starves a group around it, the size goes."""
-    p = Pass(b, "forced", "medium")
+    p = Pass(b, "forced", "medium", ctx.nested)
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
@@ -1197,7 +1212,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     the gentlest technique."""
     import time
 
-    p = Pass(b, name, level)
+    p = Pass(b, name, level, ctx.nested)
     assert ctx.solve is not None
     tried: set[tuple[int, int]] = set()
     keep_trials, earlier_trials = _kept_trials(b, ctx, level)
@@ -1234,7 +1249,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
                 kept_cells += len(trial.log) + trial.size
         if run.state != "contradiction":
             continue
-        last = steps[-1].sentence if steps else "a cell has no size left"
+        last = steps[-1].text() if steps else "a cell has no size left"
         if is_v:
             p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
                   {c: bit(v)})
