@@ -174,7 +174,7 @@ class Near:
     ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
     "no" is certain and a "yes" at worst makes a technique look at something that did not change."""
 
-    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within")
+    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within", "few", "starts")
 
     def __init__(self, b: Board, cells: set[int]) -> None:
         cols = self.cols = b.cols
@@ -185,6 +185,8 @@ class Near:
         self.lo_r, self.hi_r, self.lo_c, self.hi_c = min(rs), max(rs), min(cs), max(cs)
         self.mask: int | None = None
         self.within: list[int] = []
+        self.few = len(self.points) <= 4
+        self.starts: list[int] | None = None
 
     def _within(self, d: int) -> int:
         """The grid cells within distance d of a point, as a cell mask: grown one step at a time, each step kept."""
@@ -212,7 +214,7 @@ class Near:
         gap_c = x if x > y else y
         if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) > d:
             return False
-        if len(points) <= 4:
+        if self.few:
             for r, c in points:
                 x, y = r0 - r, r - r1
                 gap_r = x if x > y else y
@@ -226,9 +228,13 @@ class Near:
         r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
         if r0 > r1 or c0 > c1:
             return any(max(0, box[0] - r, r - box[1]) + max(0, box[2] - c, c - box[3]) <= d for r, c in self.points)
+        starts = self.starts
+        if starts is None:
+            starts = self.starts = _row_starts(self.rows, self.cols)
         segment = ((1 << (c1 - c0 + 1)) - 1) << c0
-        cells = segment * _row_starts(self.rows, self.cols)[r1 - r0 + 1] << (r0 * self.cols)
-        return bool(cells & self._within(d))
+        cells = segment * starts[r1 - r0 + 1] << (r0 * self.cols)
+        within = self.within
+        return bool(cells & (within[d] if d < len(within) else self._within(d)))
 
     def cell(self, i: int, d: int) -> bool:
         r, c = divmod(i, self.cols)
@@ -979,17 +985,26 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
     v = g.value
     base = set(g.cells)
     reads = [*g.cells]
+    b.groups()
+    at, nbrs = b._group_at, b.nbrs
+    assert at is not None
+    regions: dict[frozenset[int], set[int]] = {}
 
     def closure(extra: frozenset[int]) -> set[int]:
+        # asked again for the same cells (the search, then the check of each way): the same reads, kept once
+        region = regions.get(extra)
+        if region is not None:
+            return region
         region = base | extra
         for c in extra:
-            for m in b.nbrs[c]:
+            for m in nbrs[c]:
                 reads.append(m)
-                h = b.group_at(m)
+                h = at[m]
                 if h is not None and h.value == v and m not in region:
                     region.update(h.cells)
                     reads.extend(h.cells)
-                    reads.extend(boundary(h.cells, b.nbrs))
+                    reads.extend(boundary(h.cells, nbrs))
+        regions[extra] = region
         return region
 
     allow = Allow(b.cand, v)
