@@ -138,9 +138,10 @@ def components(cells: Sequence[bool] | Iterable[int], nbrs: Nbrs) -> list[list[i
     """The connected components of a cell set, each breadth-first from its smallest cell, smallest first."""
     if isinstance(cells, (list, tuple)) and (not cells or isinstance(cells[0], bool)):
         members = [i for i, inside in enumerate(cells) if inside]
+        member: Sequence[bool] | set[int] = cells  # tested by subscript in component
     else:
         members = sorted(set(cells))  # type: ignore[arg-type]
-    member = set(members)
+        member = set(members)
     seen: set[int] = set()
     out = []
     for s in members:

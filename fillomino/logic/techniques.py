@@ -403,8 +403,10 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
 
 def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "only_exit", "easy", ctx.nested)
+    cand = b.cand
     for g in growing(b, ctx):
-        exits = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
+        b_v = 1 << g.value
+        exits = [c for c in boundary(g.cells, b.nbrs) if cand[c] & b_v]
         if not exits:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} needs {g.need} more cells and has no way out")
         if len(exits) == 1:
@@ -611,10 +613,12 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
         return {}
     cand = b.cand
     answers: dict[int, object] = {}
+    seen = None
     for which in ("last", "top"):
         kept = b.memo.get(("sizes", name, which))
-        if kept is None or len(kept[0]) != len(cand):
-            continue
+        if kept is None or kept is seen or len(kept[0]) != len(cand):
+            continue  # (at the top level both are the one kept last: compared once)
+        seen = kept
         changed = _changed_sizes(kept[0], cand)
         for v, answer in kept[1].items():
             if not changed >> v & 1 and v not in answers:
