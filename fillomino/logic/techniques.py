@@ -582,7 +582,7 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     memo = b.memo
     if len(memo) >= MEMO_MAX:
         memo.clear()
-    get = itemgetter(*sorted(set(reads)), -1, -1)  # two cells more: itemgetter then always gives a tuple
+    get = itemgetter(*set(reads), -1, -1)  # two cells more: itemgetter then always gives a tuple
     kept = memo.setdefault(key, [])
     kept.insert(0, (get, get(b.cand), answer))
     del kept[MEMO_KEEP:]
