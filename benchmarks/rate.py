@@ -29,8 +29,10 @@ clues kept from a random answer (group "random-answer 8x8": always a solution, o
 ``--witness-check``) with the rater of commit REV (its ``fillomino`` package, from ``git archive``, imported
 under another name) and with the working tree's, alternated puzzle by puzzle and in alternating order in one
 process, so that both see the same load; it checks the two ratings are the same step for step (exit 1 if any
-differ) and prints a table of CPU time before and after. ``--repeat K`` rates each puzzle K times each way
-(alternated) and keeps the least CPU time of each: on a shared machine the least is the steadiest figure.
+differ) and prints a table of CPU time before and after: per source and shape, all sources per shape, and
+per source and shape the puzzles both sides solve at easy or medium and at hard or expert (by the level
+before). ``--repeat K`` rates each puzzle K times each way (alternated) and keeps the least CPU time of each:
+on a shared machine the least is the steadiest figure.
 """
 
 from __future__ import annotations
