@@ -29,8 +29,10 @@ clues kept from a random answer (group "random-answer 8x8": always a solution, o
 ``--witness-check``) with the rater of commit REV (its ``fillomino`` package, from ``git archive``, imported
 under another name) and with the working tree's, alternated puzzle by puzzle and in alternating order in one
 process, so that both see the same load; it checks the two ratings are the same step for step (exit 1 if any
-differ) and prints a table of CPU time before and after. ``--repeat K`` rates each puzzle K times each way
-(alternated) and keeps the least CPU time of each: on a shared machine the least is the steadiest figure.
+differ) and prints a table of CPU time before and after: per source and shape, all sources per shape, and
+per source and shape the puzzles both sides solve at easy or medium and at hard or expert (by the level
+before). ``--repeat K`` rates each puzzle K times each way (alternated) and keeps the least CPU time of each:
+on a shared machine the least is the steadiest figure.
 """
 
 from __future__ import annotations
@@ -362,6 +364,21 @@ def ab_check(args: argparse.Namespace, before_rate, after_rate, before: str, aft
         by[group].append((left.seconds, right.seconds))
         solved[group][0] += left.solved
         solved[group][1] += right.solved
+        kind, shape = group.rsplit(" ", 1)
+        if kind in ("corpus/", "external"):
+            # every source together, and the puzzles both sides solve by level: the look-ahead's and the ladder's cost
+            more = [f"all sources {shape}"]
+            if left.solved and right.solved:
+                band = "easy or medium" if left.level in ("easy", "medium") else "hard or expert"
+                more.append(f"{kind} solved at {band} {shape}")
+            for extra in more:
+                by[extra].append((left.seconds, right.seconds))
+                solved[extra][0] += left.solved
+                solved[extra][1] += right.solved
+                if verdict == "DIFFER":
+                    differ[extra] += 1
+                elif verdict == "not compared":
+                    ran_out[extra] += 1
         print(f"[{k}/{len(puzzles)}] {name} {left.level} {left.state} {left.seconds:.3f}s "
               f"{len(left.steps)} steps {left.open_cells} open -> {right.level} {right.state} "
               f"{right.seconds:.3f}s {len(right.steps)} steps {right.open_cells} open: {verdict}", file=sys.stderr,

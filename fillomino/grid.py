@@ -99,16 +99,36 @@ def component(start: int | Iterable[int], cells: Sequence[bool] | Collection[int
     The start cells are included whether or not they are in ``cells``. With ``limit``, the search stops
     once that many cells are found (the list then has exactly ``limit`` cells).
     """
-    inside = _member(cells)
     found = [start] if isinstance(start, int) else list(dict.fromkeys(start))
     seen = set(found)
     if limit is not None and len(found) >= limit:
         return found[:limit]
+    add, append = seen.add, found.append
+    # the same walk written out per kind of cell set: the rater runs it hundreds of thousands of times
+    if isinstance(cells, (list, tuple)) and (not cells or isinstance(cells[0], bool)):
+        if limit is None:
+            for c in found:
+                for m in nbrs[c]:
+                    if m not in seen and cells[m]:
+                        add(m)
+                        append(m)
+            return found
+        n = len(found)
+        for c in found:
+            for m in nbrs[c]:
+                if m not in seen and cells[m]:
+                    add(m)
+                    append(m)
+                    n += 1
+                    if n >= limit:
+                        return found
+        return found
+    inside = _member(cells)
     for c in found:
         for m in nbrs[c]:
             if m not in seen and inside(m):
-                seen.add(m)
-                found.append(m)
+                add(m)
+                append(m)
                 if limit is not None and len(found) >= limit:
                     return found
     return found
@@ -118,9 +138,10 @@ def components(cells: Sequence[bool] | Iterable[int], nbrs: Nbrs) -> list[list[i
     """The connected components of a cell set, each breadth-first from its smallest cell, smallest first."""
     if isinstance(cells, (list, tuple)) and (not cells or isinstance(cells[0], bool)):
         members = [i for i, inside in enumerate(cells) if inside]
+        member: Sequence[bool] | set[int] = cells  # tested by subscript in component
     else:
         members = sorted(set(cells))  # type: ignore[arg-type]
-    member = set(members)
+        member = set(members)
     seen: set[int] = set()
     out = []
     for s in members:
@@ -158,18 +179,28 @@ def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = No
     ``within`` bounds the distance (None: no bound); ``through`` limits the walk to those cells (None:
     every cell). Start cells are at distance 0 whether or not ``through`` holds them.
     """
-    inside = None if through is None else _member(through)
     frontier = [start] if isinstance(start, int) else list(dict.fromkeys(start))
     dist = dict.fromkeys(frontier, 0)
     d = 0
+    flags = through if isinstance(through, (list, tuple)) and (not through or isinstance(through[0], bool)) else None
+    inside = None if through is None or flags is not None else _member(through)
     while frontier and (within is None or d < within):
         d += 1
         nxt = []
-        for c in frontier:
-            for m in nbrs[c]:
-                if m not in dist and (inside is None or inside(m)):
-                    dist[m] = d
-                    nxt.append(m)
+        append = nxt.append
+        # a bool list is tested by subscript (the rater's growth searches run this very often)
+        if flags is not None:
+            for c in frontier:
+                for m in nbrs[c]:
+                    if m not in dist and flags[m]:
+                        dist[m] = d
+                        append(m)
+        else:
+            for c in frontier:
+                for m in nbrs[c]:
+                    if m not in dist and (inside is None or inside(m)):
+                        dist[m] = d
+                        append(m)
         frontier = nxt
     return dist
 

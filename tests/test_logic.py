@@ -576,3 +576,20 @@ def test_the_witness_leaves_ratings_of_random_boards_the_same(rows, cols, data):
     clues = [data.draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6])) for _ in range(rows * cols)]
     puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
     assert _everything(rate(puzzle)) == _everything(rate(puzzle, witness=False))
+
+
+def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
+    """Inside a look-ahead's run a step keeps its masks, not its removal lists, and no_room's sentence is the same
+    once read (a refutation quotes the last one)."""
+    from fillomino.logic.techniques import Context
+
+    puzzle = Puzzle.from_grid([[3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]])
+    no_room = next(t for t in LADDER if t.name == "no_room")
+    top = no_room.apply(Board.from_puzzle(puzzle), Context(puzzle.clues))
+    inner = no_room.apply(Board.from_puzzle(puzzle), Context(puzzle.clues, nested=True))
+    assert top and len(top) == len(inner)
+    for a, b in zip(top, inner, strict=True):
+        assert a.later is None and b.later is not None and b.sentence == ""
+        assert all(not vs for vs in b.removes.values()) and b.masks == a.masks
+        assert {c: values_of(m) for c, m in b.masks.items()} == a.removes
+        assert b.text() == a.sentence == a.text() and b.later is None and b.sentence == a.sentence

@@ -142,7 +142,7 @@ class Board:
     def allows(self, v: int) -> list[bool]:
         """Per cell, whether size ``v`` is still a candidate."""
         b = bit(v)
-        return [bool(m & b) for m in self.cand]
+        return [m & b != 0 for m in self.cand]
 
     def groups(self) -> list[Group]:
         """The groups of fixed cells (cached until the candidates change)."""
@@ -189,7 +189,7 @@ class Board:
             self._groups = None
             self._group_at = None
             return
-        new = [c for c in cells if at[c] is None and single(cand[c])]
+        new = [c for c in cells if at[c] is None and cand[c] and not cand[c] & (cand[c] - 1)]
         if not new:
             if any(not cand[c] for c in cells):  # an emptied fixed cell splits its group: count again
                 self._groups = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 LEVELS = ("bookkeeping", "easy", "medium", "hard", "expert")
@@ -24,6 +25,14 @@ class LogicStep:
     """True when the step shows a broken rule (it empties a cell): the puzzle has no solution."""
     masks: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     """``removes`` as bitsets, when the technique had them (so the solver need not rebuild big ones)."""
+    later: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    """Inside a look-ahead's run, what works the sentence out when ``text()`` first asks (most are never read)."""
+
+    def text(self) -> str:
+        """The sentence, worked out now if it was left for later."""
+        if self.later is not None:
+            self.sentence, self.later = self.later(), None
+        return self.sentence
 
     def audit_steps(self, cols: int) -> list[dict]:
         """The step as audit STEPS objects: one removal or placement per cell."""

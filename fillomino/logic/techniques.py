@@ -11,7 +11,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import compress
 from operator import itemgetter, ne
 
@@ -93,20 +93,24 @@ class Pass:
     board: Board
     technique: str
     level: str
+    quiet: bool = False
+    """Inside a look-ahead's run: only the masks of a removal are kept (its lists stay empty) and a sentence given
+    as a function is worked out only when read (a refutation reads the last one), since nothing else reads them."""
     steps: list[LogicStep] = field(default_factory=list)
     gone: dict[int, int] = field(default_factory=dict)
     placed: dict[int, int] = field(default_factory=dict)
 
-    def add(self, cells: Sequence[int], sentence: str, removes: dict[int, int] | None = None,
+    def add(self, cells: Sequence[int], sentence: str | Callable[[], str], removes: dict[int, int] | None = None,
             place: dict[int, int] | None = None) -> None:
         b = self.board
         rem: dict[int, list[int]] = {}
         masks: dict[int, int] = {}
+        quiet = self.quiet
         for c, mask in (removes or {}).items():
             mask &= b.cand[c] & ~self.gone.get(c, 0)
             if mask:
                 self.gone[c] = self.gone.get(c, 0) | mask
-                rem[c] = values_of(mask)
+                rem[c] = [] if quiet else values_of(mask)
                 masks[c] = mask
         pl: dict[int, int] = {}
         for c, v in (place or {}).items():
@@ -115,7 +119,13 @@ class Pass:
             self.placed[c] = v
             pl[c] = v
         if rem or pl:
-            self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
+            if isinstance(sentence, str):
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence, rem, pl, masks=masks))
+            elif quiet:
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), "", rem, pl, masks=masks,
+                                            later=sentence))
+            else:
+                self.steps.append(LogicStep(self.technique, self.level, list(cells), sentence(), rem, pl, masks=masks))
 
 
 class Allow:
@@ -164,7 +174,7 @@ class Near:
     ``grown`` the whole of every group holding one, whose size changed). Distances are to the box, so that a
     "no" is certain and a "yes" at worst makes a technique look at something that did not change."""
 
-    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within")
+    __slots__ = ("points", "lo_r", "hi_r", "lo_c", "hi_c", "cols", "rows", "mask", "within", "few", "starts")
 
     def __init__(self, b: Board, cells: set[int]) -> None:
         cols = self.cols = b.cols
@@ -175,6 +185,8 @@ class Near:
         self.lo_r, self.hi_r, self.lo_c, self.hi_c = min(rs), max(rs), min(cs), max(cs)
         self.mask: int | None = None
         self.within: list[int] = []
+        self.few = len(self.points) <= 4
+        self.starts: list[int] | None = None
 
     def _within(self, d: int) -> int:
         """The grid cells within distance d of a point, as a cell mask: grown one step at a time, each step kept."""
@@ -202,7 +214,7 @@ class Near:
         gap_c = x if x > y else y
         if (gap_r if gap_r > 0 else 0) + (gap_c if gap_c > 0 else 0) > d:
             return False
-        if len(points) <= 4:
+        if self.few:
             for r, c in points:
                 x, y = r0 - r, r - r1
                 gap_r = x if x > y else y
@@ -216,9 +228,13 @@ class Near:
         r0, r1, c0, c1 = max(r0, 0), min(r1, self.rows - 1), max(c0, 0), min(c1, self.cols - 1)
         if r0 > r1 or c0 > c1:
             return any(max(0, box[0] - r, r - box[1]) + max(0, box[2] - c, c - box[3]) <= d for r, c in self.points)
+        starts = self.starts
+        if starts is None:
+            starts = self.starts = _row_starts(self.rows, self.cols)
         segment = ((1 << (c1 - c0 + 1)) - 1) << c0
-        cells = segment * _row_starts(self.rows, self.cols)[r1 - r0 + 1] << (r0 * self.cols)
-        return bool(cells & self._within(d))
+        cells = segment * starts[r1 - r0 + 1] << (r0 * self.cols)
+        within = self.within
+        return bool(cells & (within[d] if d < len(within) else self._within(d)))
 
     def cell(self, i: int, d: int) -> bool:
         r, c = divmod(i, self.cols)
@@ -339,7 +355,7 @@ def room(b: Board, g: Group, limit: int | None = None) -> list[int]:
 
 # ---- bookkeeping and easy -------------------------------------------------------------------------
 def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "region_complete", "bookkeeping")
+    p = Pass(b, "region_complete", "bookkeeping", ctx.nested)
     cand, nbrs = b.cand, b.nbrs
     for g in b.groups() if ctx.dirty is None else b.groups_touching(b.around(ctx.dirty)):
         if len(g.cells) > g.value:
@@ -357,7 +373,7 @@ def region_complete(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def too_big(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "too_big", "easy")
+    p = Pass(b, "too_big", "easy", ctx.nested)
     b.groups()
     if ctx.dirty is None:
         cells = b.open_cells()
@@ -386,9 +402,11 @@ def too_big(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "only_exit", "easy")
+    p = Pass(b, "only_exit", "easy", ctx.nested)
+    cand = b.cand
     for g in growing(b, ctx):
-        exits = [c for c in boundary(g.cells, b.nbrs) if b.cand[c] & bit(g.value)]
+        b_v = 1 << g.value
+        exits = [c for c in boundary(g.cells, b.nbrs) if cand[c] & b_v]
         if not exits:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} needs {g.need} more cells and has no way out")
         if len(exits) == 1:
@@ -397,7 +415,7 @@ def only_exit(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def exact_room(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "exact_room", "easy")
+    p = Pass(b, "exact_room", "easy", ctx.nested)
     kept = GroupAnswers(b, ctx, "exact_room")
     for g in growing(b, ctx, reach=2):
         fill = kept.get(g)
@@ -432,7 +450,12 @@ def _found_steps(p: Pass, found: dict[int, dict[int, int]], why: str) -> None:
         mask = 0
         for m in by_area.values():
             mask |= m
-        p.add([c], f"{p.board.name(c)} cannot be {_sizes(mask)}: {why}: {_too_small(by_area)}", {c: mask})
+        p.add([c], partial(_small_sentence, p.board.name(c), mask, why, by_area), {c: mask})
+
+
+def _small_sentence(name: str, mask: int, why: str, by_area: dict[int, int]) -> str:
+    """_found_steps' sentence (a function, so that a look-ahead's run works it out only when it is read)."""
+    return f"{name} cannot be {_sizes(mask)}: {why}: {_too_small(by_area)}"
 
 
 def _late(ctx: Context) -> bool:
@@ -440,7 +463,7 @@ def _late(ctx: Context) -> bool:
 
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "no_room", "easy")
+    p = Pass(b, "no_room", "easy", ctx.nested)
     opened = b.open_cells()
     found: dict[int, dict[int, int]] = {}
     fixed_sizes = 0
@@ -559,7 +582,7 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     memo = b.memo
     if len(memo) >= MEMO_MAX:
         memo.clear()
-    get = itemgetter(*sorted(set(reads)), -1, -1)  # two cells more: itemgetter then always gives a tuple
+    get = itemgetter(*set(reads), -1, -1)  # two cells more: itemgetter then always gives a tuple
     kept = memo.setdefault(key, [])
     kept.insert(0, (get, get(b.cand), answer))
     del kept[MEMO_KEEP:]
@@ -590,10 +613,12 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
         return {}
     cand = b.cand
     answers: dict[int, object] = {}
+    seen = None
     for which in ("last", "top"):
         kept = b.memo.get(("sizes", name, which))
-        if kept is None or len(kept[0]) != len(cand):
-            continue
+        if kept is None or kept is seen or len(kept[0]) != len(cand):
+            continue  # (at the top level both are the one kept last: compared once)
+        seen = kept
         changed = _changed_sizes(kept[0], cand)
         for v, answer in kept[1].items():
             if not changed >> v & 1 and v not in answers:
@@ -710,7 +735,7 @@ def open_areas(b: Board) -> list[list[int]]:
 
 
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
-    p = Pass(b, name, level)
+    p = Pass(b, name, level, ctx.nested)
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     for area in open_areas(b):
         if not lo <= len(area) <= hi:
@@ -785,7 +810,7 @@ def _connected_sets(start: int, free: set[int], nbrs: Sequence[Sequence[int]]):
 def closed_area(b: Board, ctx: Context) -> list[LogicStep]:
     """An area of open cells whose every neighbour is in a complete region is filled by clue-free regions of
     its own: every way to cut it into regions is tried, and only the sizes some way gives are kept."""
-    p = Pass(b, "closed_area", "medium")
+    p = Pass(b, "closed_area", "medium", ctx.nested)
     b.groups()
     for area in open_areas(b):
         if not 6 <= len(area) <= CLOSED_AREA_MAX:
@@ -848,7 +873,7 @@ def _first_open(b: Board, order: Sequence[int], g: Group) -> list[int]:
 
 
 def must_include(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "must_include", "medium")
+    p = Pass(b, "must_include", "medium", ctx.nested)
     kept = GroupAnswers(b, ctx, "must_include")
     allows: dict[int, list[bool]] = {}  # per size, as lists: the grid searches test them at C speed
     for g in growing(b, ctx, reach=2):
@@ -888,7 +913,7 @@ def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) ->
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
     a cell that would join another group of its size too big to take; a cell every such way passes is its."""
-    p = Pass(b, "way_through", "medium")
+    p = Pass(b, "way_through", "medium", ctx.nested)
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
@@ -921,7 +946,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
 
 
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
-    p = Pass(b, "completions", "medium")
+    p = Pass(b, "completions", "medium", ctx.nested)
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
     by_value: dict[int, list[Group]] = {}
@@ -964,17 +989,26 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
     v = g.value
     base = set(g.cells)
     reads = [*g.cells]
+    b.groups()
+    at, nbrs = b._group_at, b.nbrs
+    assert at is not None
+    regions: dict[frozenset[int], set[int]] = {}
 
     def closure(extra: frozenset[int]) -> set[int]:
+        # asked again for the same cells (the search, then the check of each way): the same reads, kept once
+        region = regions.get(extra)
+        if region is not None:
+            return region
         region = base | extra
         for c in extra:
-            for m in b.nbrs[c]:
+            for m in nbrs[c]:
                 reads.append(m)
-                h = b.group_at(m)
+                h = at[m]
                 if h is not None and h.value == v and m not in region:
                     region.update(h.cells)
                     reads.extend(h.cells)
-                    reads.extend(boundary(h.cells, b.nbrs))
+                    reads.extend(boundary(h.cells, nbrs))
+        regions[extra] = region
         return region
 
     allow = Allow(b.cand, v)
@@ -1017,7 +1051,7 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
 
 def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     """A size no group can bring to a cell needs a new region there, in an area free of that size's cells."""
-    p = Pass(b, "new_region", "medium")
+    p = Pass(b, "new_region", "medium", ctx.nested)
     opened = b.open_cells()
     present = 0
     for c in opened:
@@ -1062,7 +1096,7 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
     """Writing a size that completes a group (with the fixed cells of that size next to it, or a 1) walls
     the group off; when that starves a group around it, the size goes."""
-    p = Pass(b, "forced", "medium")
+    p = Pass(b, "forced", "medium", ctx.nested)
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
@@ -1197,7 +1231,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     the gentlest technique."""
     import time
 
-    p = Pass(b, name, level)
+    p = Pass(b, name, level, ctx.nested)
     assert ctx.solve is not None
     tried: set[tuple[int, int]] = set()
     keep_trials, earlier_trials = _kept_trials(b, ctx, level)
@@ -1234,7 +1268,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
                 kept_cells += len(trial.log) + trial.size
         if run.state != "contradiction":
             continue
-        last = steps[-1].sentence if steps else "a cell has no size left"
+        last = steps[-1].text() if steps else "a cell has no size left"
         if is_v:
             p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
                   {c: bit(v)})
