@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .grid import distances, neighbour_table
 from .partition import Stream, default_weights, random_answer, size_table
@@ -58,6 +58,10 @@ ORDERS_PER_ANSWER = 24
 
 PUT_BACK = 0.1
 """Share of the removed orbits (at least 2) put back into the best clue set before the next order."""
+
+STUCK_GRIDS = 8
+"""Grids of stuck ratings kept per answer to start later ratings from: the useful ones are a failed chunk's, asked
+about its halves right after."""
 
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
@@ -527,6 +531,10 @@ class _LevelCarver:
     A rating that asks whether a removal may go stops as soon as the removed cells are fixed, when the clues
     before the removal are known to be solved by the phase's techniques (``_Attempt``): the rest of the solve
     can only succeed; the last such rating of an order is finished when it turns out to be the order's end.
+    The steps only take candidates away and their order does not change where they end, so the grid where a
+    rating got stuck stands for its clues: a set holding those clues is rated from that grid with the set's
+    other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
+    there already (a grid stuck at a phase no lower).
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
@@ -547,6 +555,8 @@ class _LevelCarver:
         self.oracle = None
         self.rated: dict[frozenset[int], _Known] = {}
         """What the ratings so far tell about each clue set asked about."""
+        self.stuck_grids: list[_StuckGrid] = []
+        """The last STUCK_GRIDS grids where a rating got stuck."""
         self.kept_phase: int | None = None
         """The lowest phase (index in RATED_LEVELS) known to solve the clues kept so far in this order, or None."""
         self.last_solved: _Attempt | None = None
@@ -618,7 +628,11 @@ class _LevelCarver:
             return answer
         if self._has_other(remaining, removal):
             return False
-        attempt = _Attempt(self, remaining, phase)
+        base = self._stuck_below(remaining, top)
+        if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
+            known.stuck = max(known.stuck, top)
+            return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
+        attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
         self.ratings += 1
         # stopping once the removal is fixed needs the clues before it solved by this phase's techniques
         early = self.kept_phase is not None and self.kept_phase <= top
@@ -626,11 +640,30 @@ class _LevelCarver:
         if state == "budget":
             self.timeouts += 1
         elif state == "solved":
-            known.learn(attempt, top)
-            self.last_solved = attempt
+            if base is None:
+                known.learn(attempt, top)
+                self.last_solved = attempt
+            else:
+                known.solved = min(known.solved, top)
+                self.last_solved = None
         elif state == "stuck":
             known.stuck = max(known.stuck, top)
+            cand = attempt.board.cand
+            fixed = frozenset(c for c, m in enumerate(cand) if not m & (m - 1))
+            self.stuck_grids.append(_StuckGrid(top, remaining, cand, fixed))
+            del self.stuck_grids[:-STUCK_GRIDS]
         return state == "solved"
+
+    def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:
+        """Of the stuck grids kept whose clues are among ``clues``, the one with the most fixed cells that either
+        was reached with techniques up to ``top`` or fewer (a start for a rating of ``clues`` at ``top``) or has
+        every clue of ``clues`` fixed (``clues`` are then stuck there too), or None."""
+        best = None
+        for grid in self.stuck_grids:
+            if grid.clues <= clues and (best is None or len(grid.fixed) > len(best.fixed)):
+                if grid.phase <= top or clues - grid.clues <= grid.fixed:
+                    best = grid
+        return best
 
     def _has_other(self, remaining: set[int], removal: set[int]) -> bool:
         """Whether the clues at ``remaining`` are known to admit another solution than the answer."""
@@ -664,6 +697,16 @@ class _LevelCarver:
         if rating.state == "budget":
             self.timeouts += 1
         return rating
+
+
+class _StuckGrid(NamedTuple):
+    """Where a rating of the clues at ``clues`` with the techniques up to ``phase`` (an index in RATED_LEVELS)
+    got stuck: the candidates, and the cells fixed among them."""
+
+    phase: int
+    clues: frozenset[int]
+    cand: list[int]
+    fixed: frozenset[int]
 
 
 @dataclass
@@ -730,16 +773,21 @@ class _Attempt:
     candidates than that set's starting grid, which the same techniques solve; the ladder's steps only take
     candidates away, so they solve this grid too (the same assumption, more clues never harder, that carving in
     chunks rests on). The steps so far are kept: one pass at a time is exactly the passes of one whole run.
+    ``start``: a grid to carry on from instead (a stuck grid of some of the clues, see ``_LevelCarver``): it ends
+    solved or stuck as the whole rating does, but its steps are not the rating's.
     """
 
-    def __init__(self, carver: _LevelCarver, clues: frozenset[int], phase: str) -> None:
+    def __init__(self, carver: _LevelCarver, clues: frozenset[int], phase: str, start: list[int] | None = None) -> None:
         from .logic import Board
 
         values = carver.values
         self.clues = clues
         self.phase = phase
         self.given = tuple(v if c in clues else 0 for c, v in enumerate(values))
-        self.board = Board.from_puzzle(Puzzle(carver.rows, carver.cols, self.given))
+        if start is None:
+            self.board = Board.from_puzzle(Puzzle(carver.rows, carver.cols, self.given))
+        else:
+            self.board = Board(carver.rows, carver.cols, [m if not v else 1 << v for m, v in zip(start, self.given)])
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
         self.witness = lambda: values
         self.left = carver.rating_budget

@@ -123,6 +123,30 @@ def test_a_rating_stopped_once_the_removal_is_fixed_is_one_the_whole_rating_solv
         assert_at_level(m, m.level)
 
 
+def test_every_answer_of_the_carver_is_the_whole_rating_s(monkeypatch):
+    """Whatever shortcut gives it (remembered sets, a second solution, a rating stopped early, a stuck grid kept or
+    carried on from), each "may this removal go?" of the carver is what a whole rating with the phase's
+    techniques says."""
+    from fillomino import generate as gen
+
+    asked = []
+    solves = gen._LevelCarver._solves
+
+    def checked(self, kept, removal, phase):
+        answer = solves(self, kept, removal, phase)
+        clues = tuple(v if c in kept and c not in removal else 0 for c, v in enumerate(self.values))
+        asked.append((Puzzle(self.rows, self.cols, clues), phase, answer))
+        return answer
+
+    monkeypatch.setattr(gen._LevelCarver, "_solves", checked)
+    generate(5, 5, 13, level="medium")
+    generate(7, 7, 1, level="medium")
+    generate(5, 5, 2, level="hard")
+    assert len(asked) > 100 and sum(a for _, _, a in asked) > 30
+    for puzzle, phase, answer in asked:
+        assert rate(puzzle, max_level=phase).solved == answer
+
+
 def test_an_attempt_finished_later_is_the_whole_rating():
     """_Attempt.finish, the rest of a solve stopped early, gives the level, score, hardest level and state of rate()
     with the same techniques (solved or not)."""
