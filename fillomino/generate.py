@@ -632,6 +632,8 @@ class _LevelCarver:
         if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
             known.stuck = max(known.stuck, top)
             return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
+        if self.orders > 1:
+            base = None  # a solve carried on has no steps to rate the order's end: worth it only in one-order runs
         attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
         self.ratings += 1
         # stopping once the removal is fixed needs the clues before it solved by this phase's techniques
