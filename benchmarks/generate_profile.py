@@ -1,11 +1,12 @@
-"""Where the generator's CPU time goes, per level: rate() calls by technique cap, answers, orders, CNF proofs.
+"""Where the generator's CPU time goes, per level: ratings by technique cap, answers, orders, CNF proofs.
 
 Run from the repo root:
     python benchmarks/generate_profile.py [--size 10x10] [--levels easy,medium] [--seeds 0-4]
 
-Wraps the rater, the answer maker and the CNF proof with CPU timers (time.process_time) and prints, per level,
-the medians and sums over the seeds: CPU seconds, rate() calls (and how many with every technique), answers
-drawn, removal orders, and each part's share of the CPU time.
+Wraps the rater (rate() and the carver's pass-by-pass ratings, generate._Attempt), the answer maker and the CNF
+proof with CPU timers (time.process_time) and prints, per level, the medians and sums over the seeds: CPU
+seconds, ratings by technique cap ("attempt" calls count a rating stopped early and finished later twice),
+answers drawn, removal orders, and each part's share of the CPU time.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(int(lo), int(hi or lo) + 1)
     timers = Timers()
     timers.wrap(logic, "rate", lambda *a, max_level="expert", **k: f"rate {max_level}")
+    # the carver's own ratings run pass by pass (generate._Attempt), each resumed at most once
+    timers.wrap(gen._Attempt, "_passes", lambda attempt, *a, **k: f"attempt {attempt.phase}")
     timers.wrap(gen, "random_answer", "answer")
     timers.wrap(gen, "_prove_unique", "cnf proof")
     for level in args.levels.split(","):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .grid import distances, neighbour_table
 from .partition import Stream, default_weights, random_answer, size_table
@@ -58,6 +58,10 @@ ORDERS_PER_ANSWER = 24
 
 PUT_BACK = 0.1
 """Share of the removed orbits (at least 2) put back into the best clue set before the next order."""
+
+STUCK_GRIDS = 8
+"""Grids of stuck ratings kept per answer to start later ratings from: the useful ones are a failed chunk's, asked
+about its halves right after."""
 
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
@@ -524,6 +528,13 @@ class _LevelCarver:
     that solves the puzzle made exactly the steps of the rating with every technique, and one that is stuck is
     stuck with fewer techniques too: each clue set's ratings are remembered (the orders of one answer often come
     back to the same sets) and answer the questions of every phase they settle, the final full rating included.
+    A rating that asks whether a removal may go stops as soon as the removed cells are fixed, when the clues
+    before the removal are known to be solved by the phase's techniques (``_Attempt``): the rest of the solve
+    can only succeed; the last such rating of an order is finished when it turns out to be the order's end.
+    The steps only take candidates away and their order does not change where they end, so the grid where a
+    rating got stuck stands for its clues: a set holding those clues is rated from that grid with the set's
+    other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
+    there already (a grid stuck at a phase no lower).
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
@@ -542,9 +553,15 @@ class _LevelCarver:
         self.others: list[frozenset[int]] = []
         """For each other solution of some clue set seen so far: the cells where it differs from the answer."""
         self.oracle = None
-        self.rated: dict[frozenset[int], object] = {}
-        """Per clue set rated so far: its full rating when the rater solved it, else the highest phase (index
-        in RATED_LEVELS) at which it was stuck."""
+        self.rated: dict[frozenset[int], _Known] = {}
+        """What the ratings so far tell about each clue set asked about."""
+        self.stuck_grids: list[_StuckGrid] = []
+        """The last STUCK_GRIDS grids where a rating got stuck."""
+        self.kept_phase: int | None = None
+        """The lowest phase (index in RATED_LEVELS) known to solve the clues kept so far in this order, or None."""
+        self.last_solved: _Attempt | None = None
+        """The last clue set found solvable: the end of the order when no removal follows, whose rating
+        ``_full_rating`` then finishes from where the attempt stopped."""
 
     def close(self) -> None:
         if self.oracle is not None:
@@ -557,6 +574,7 @@ class _LevelCarver:
         best: tuple[tuple, set[int]] | None = None
         for _ in range(ORDERS_PER_ANSWER):
             self.orders += 1
+            self.kept_phase = 0 if len(start) == len(self.values) else self._solved_phase(frozenset(start))
             kept = self._carve(set(start), rng.shuffle([list(o) for o in self.orbits]))
             fits = self.max_clues is None or len(kept) <= self.max_clues
             rating = self._full_rating(kept)
@@ -576,35 +594,78 @@ class _LevelCarver:
             def removable(removal: set[int], phase: str = phase) -> bool:
                 return self.rules.allow(kept, removal) and self._solves(kept, removal, phase)
 
-            _carve_in_chunks([o for o in order if set(o) <= kept], kept, removable, kept.difference_update)
+            def accept(removal: set[int], top: int = RATED_LEVELS.index(phase)) -> None:
+                kept.difference_update(removal)
+                self.kept_phase = top
+
+            _carve_in_chunks([o for o in order if set(o) <= kept], kept, accept=accept, removable=removable)
         return kept
 
+    def _solved_phase(self, clues: frozenset[int]) -> int | None:
+        """The lowest phase (index in RATED_LEVELS) known to solve the clues at ``clues``, or None."""
+        known = self.rated.get(clues)
+        return None if known is None or known.solved == len(RATED_LEVELS) else known.solved
+
     def _full_rating(self, kept: set[int]):
-        known = self.rated.get(frozenset(kept))
-        if known is not None and not isinstance(known, int):
-            return known
-        return self._rate(kept, "expert")
+        key = frozenset(kept)
+        known = self.rated.setdefault(key, _Known())
+        if known.rating is None:
+            last = self.last_solved
+            if last is not None and last.clues == key:
+                known.take(last.finish())
+            if known.rating is None or not known.rating.solved:  # not solved: the carver's assumption failed
+                known.take(self._rate(kept, "expert"))
+        return known.rating
 
     def _solves(self, kept: set[int], removal: set[int], phase: str) -> bool:
         """Whether the rater with the techniques up to ``phase`` solves the clues at ``kept`` without ``removal``
         (``kept`` itself has only the answer: the rater solved it, or it holds every clue)."""
         remaining = frozenset(kept - removal)
         top = RATED_LEVELS.index(phase)
-        known = self.rated.get(remaining)
-        if isinstance(known, int):
-            if known >= top:
-                return False  # stuck with more techniques than this phase has
-        elif known is not None:
-            used = known.used_level
-            return used is None or RATED_LEVELS.index(used) <= top  # the steps it took, all up to this phase
+        known = self.rated.setdefault(remaining, _Known())
+        answer = known.answer(top)
+        if answer is not None:
+            return answer
         if self._has_other(remaining, removal):
             return False
-        rating = self._rate(remaining, phase)
-        if rating.solved:
-            self.rated[remaining] = rating
-        elif rating.state == "stuck":
-            self.rated[remaining] = max(top, known if isinstance(known, int) else -1)
-        return rating.solved
+        base = self._stuck_below(remaining, top)
+        if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
+            known.stuck = max(known.stuck, top)
+            return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
+        if self.orders > 1:
+            base = None  # a solve carried on has no steps to rate the order's end: worth it only in one-order runs
+        attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
+        self.ratings += 1
+        # stopping once the removal is fixed needs the clues before it solved by this phase's techniques
+        early = self.kept_phase is not None and self.kept_phase <= top
+        state = attempt.run_until_fixed(removal if early else None)
+        if state == "budget":
+            self.timeouts += 1
+        elif state == "solved":
+            if base is None:
+                known.learn(attempt, top)
+                self.last_solved = attempt
+            else:
+                known.solved = min(known.solved, top)
+                self.last_solved = None
+        elif state == "stuck":
+            known.stuck = max(known.stuck, top)
+            cand = attempt.board.cand
+            fixed = frozenset(c for c, m in enumerate(cand) if not m & (m - 1))
+            self.stuck_grids.append(_StuckGrid(top, remaining, cand, fixed))
+            del self.stuck_grids[:-STUCK_GRIDS]
+        return state == "solved"
+
+    def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:
+        """Of the stuck grids kept whose clues are among ``clues``, the one with the most fixed cells that either
+        was reached with techniques up to ``top`` or fewer (a start for a rating of ``clues`` at ``top``) or has
+        every clue of ``clues`` fixed (``clues`` are then stuck there too), or None."""
+        best = None
+        for grid in self.stuck_grids:
+            if grid.clues <= clues and (best is None or len(grid.fixed) > len(best.fixed)):
+                if grid.phase <= top or clues - grid.clues <= grid.fixed:
+                    best = grid
+        return best
 
     def _has_other(self, remaining: set[int], removal: set[int]) -> bool:
         """Whether the clues at ``remaining`` are known to admit another solution than the answer."""
@@ -638,3 +699,140 @@ class _LevelCarver:
         if rating.state == "budget":
             self.timeouts += 1
         return rating
+
+
+class _StuckGrid(NamedTuple):
+    """Where a rating of the clues at ``clues`` with the techniques up to ``phase`` (an index in RATED_LEVELS)
+    got stuck: the candidates, and the cells fixed among them."""
+
+    phase: int
+    clues: frozenset[int]
+    cand: list[int]
+    fixed: frozenset[int]
+
+
+@dataclass
+class _Known:
+    """What the ratings of one clue set so far tell about it; phases and levels are indices in RATED_LEVELS.
+
+    The ladder takes the gentlest technique that makes progress, so a solve with the techniques up to some
+    phase takes the steps of the solve with every technique until that one's first step above the phase, and is
+    stuck there: a step of a level above a phase among the first steps of a solve means stuck at that phase.
+    """
+
+    stuck: int = -1
+    """The highest phase whose techniques were stuck on it (-1: none)."""
+    solved: int = len(RATED_LEVELS)
+    """The lowest phase whose techniques solved it (len(RATED_LEVELS): none yet)."""
+    used: int = -1
+    """The highest level of a step its solve takes, as far as one was followed (-1: no step above bookkeeping)."""
+    rating: object = None
+    """Its rating with every technique, once a solve of it was finished."""
+
+    def answer(self, top: int) -> bool | None:
+        """Whether the techniques up to phase ``top`` solve it, or None when that is not known."""
+        if top <= self.stuck or top < self.used:
+            return False
+        if top >= self.solved:
+            return True
+        return None
+
+    def learn(self, attempt: _Attempt, top: int) -> None:
+        """An attempt with the techniques up to phase ``top`` solved it (or, stopped early, would have)."""
+        self.solved = min(self.solved, top)
+        self.used = max([self.used] + [RATED_LEVELS.index(s.level) for s in attempt.steps if s.level in RATED_LEVELS])
+        if attempt.state == "solved":
+            self.take(attempt.finish())
+
+    def take(self, rating) -> None:
+        """Its rating with every technique (a Rating or _Finished)."""
+        self.rating = rating
+        if rating.solved:
+            self.used = -1 if rating.used_level is None else RATED_LEVELS.index(rating.used_level)
+            self.solved = min(self.solved, max(self.used, 0))  # the same steps with the techniques up to ``used``
+
+
+@dataclass
+class _Finished:
+    """The rating of a clue set whose solve an ``_Attempt`` finished: what the carver reads of a Rating."""
+
+    level: str
+    state: str
+    score: int
+    used_level: str | None
+
+    @property
+    def solved(self) -> bool:
+        return self.state == "solved"
+
+
+class _Attempt:
+    """One rating of a clue set with the techniques up to a phase, made pass by pass so that it can stop as
+    soon as every removed cell is fixed (``run_until_fixed``) and be finished later (``finish``).
+
+    Why stopping there is sound: the grid then has every clue of the set before the removal fixed (the removed
+    cells at their answer, since every step is sound and the set has only the answer), so it holds no more
+    candidates than that set's starting grid, which the same techniques solve; the ladder's steps only take
+    candidates away, so they solve this grid too (the same assumption, more clues never harder, that carving in
+    chunks rests on). The steps so far are kept: one pass at a time is exactly the passes of one whole run.
+    ``start``: a grid to carry on from instead (a stuck grid of some of the clues, see ``_LevelCarver``): it ends
+    solved or stuck as the whole rating does, but its steps are not the rating's.
+    """
+
+    def __init__(self, carver: _LevelCarver, clues: frozenset[int], phase: str, start: list[int] | None = None) -> None:
+        from .logic import Board
+
+        values = carver.values
+        self.clues = clues
+        self.phase = phase
+        self.given = tuple(v if c in clues else 0 for c, v in enumerate(values))
+        if start is None:
+            self.board = Board.from_puzzle(Puzzle(carver.rows, carver.cols, self.given))
+        else:
+            self.board = Board(carver.rows, carver.cols, [m if not v else 1 << v for m, v in zip(start, self.given)])
+        # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
+        self.witness = lambda: values
+        self.left = carver.rating_budget
+        self.steps: list = []
+        self.state = "stuck"
+
+    def _passes(self, stop: Callable[[], bool] | None) -> str:
+        from .logic.solver import solve
+
+        start = time.process_time()
+        deadline = start + self.left
+        board, given, steps = self.board, self.given, self.steps
+        try:
+            while True:
+                run = solve(board, given, max_level=self.phase, max_passes=1, deadline=deadline,
+                            witness=self.witness)
+                steps.extend(run.steps)
+                if run.state != "stuck" or not run.passes:
+                    self.state = run.state
+                    return run.state
+                if stop is not None and stop():
+                    return "solved"
+        finally:
+            self.left -= time.process_time() - start
+
+    def run_until_fixed(self, removal: set[int] | None) -> str:
+        """"solved" once every cell of ``removal`` is fixed (None: once the puzzle is solved), else how the
+        solve ended: "stuck", "budget" or "contradiction"."""
+        if removal is None:
+            return self._passes(None)
+        cand = self.board.cand
+        cells = sorted(removal)
+        return self._passes(lambda: all(not cand[c] & (cand[c] - 1) for c in cells))
+
+    def finish(self) -> _Finished:
+        """The rating with every technique: the rest of the solve (the ladder takes the gentlest technique
+        first, so a solve that needs none above the phase makes the full rating's very steps)."""
+        from .logic.rating import WEIGHT, level_of
+
+        state = self.state if self.state == "solved" else self._passes(None)
+        counts: dict[str, int] = {}
+        for step in self.steps:
+            counts[step.technique] = counts.get(step.technique, 0) + 1
+        level, used = level_of(counts)
+        return _Finished(level if state == "solved" else "unrated", state, sum(WEIGHT[s.level] for s in self.steps),
+                         used)
