@@ -98,6 +98,10 @@ POCKET_ROWS = 2_000
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
 
+LAYOUTS_KEPT = 5_000
+"""A clue-free part's regions (with what each leaves) are kept for its next marks only when there are at most this
+many: past that the memory outgrows what a re-enumeration costs."""
+
 Table = dict[tuple[tuple[int, int], ...], int]
 """A clue-free pocket's pictures by their border: ((size, its border cells in regions of that size), ...) -> count."""
 
@@ -138,6 +142,7 @@ class RegionSearch:
         self.static: dict[int, Static | None] = {}
         self.alive: dict[Part, bool] = {}
         self.tables: dict[int, Table | None] = {}
+        self.layouts: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
         self.pocket_cells = 0 if cuts else pocket_cells
         self.pocket_rows = pocket_rows
         self.label = [0] * self.n
@@ -500,13 +505,18 @@ class RegionSearch:
                 return self._counted(part, got)
         outer, self.tainted = self.tainted, False
         total = 0
-        choices, valid = self._choices(part, lists)
+        free = self.pocket_cells and not part[0] & self.clued
+        if free:
+            laid = self._pocket_children(part)
+            choices, valid = [(region, size) for region, size, _ in laid], None
+        else:
+            choices, valid = self._choices(part, lists)
         check = bool(choices) and self._ask_sat(part, pending)
         if check and self._refuted(part[0] | others, pending):
             choices = []
         label = self.label
         for i, (region, size) in enumerate(choices):
-            found = self._children(part, region, size, valid)
+            found = (laid[i][2], {}) if free else self._children(part, region, size, valid)
             if found is not None:
                 parts, below = found
                 if self.sat_cells is not None:
@@ -573,6 +583,9 @@ class RegionSearch:
                     else:
                         key = tuple(proj)
                         kept[key] = kept.get(key, 0) + n
+                if len(ways) * len(kept) > 4 * self.pocket_rows:
+                    self.tables[mask] = None  # the product would take longer to form than the search
+                    return None
                 ways = _product(ways, kept)
                 if not ways:
                     break
@@ -586,6 +599,43 @@ class RegionSearch:
                 return None
         self.tables[mask] = table
         return table
+
+    def _pocket_children(self, part: Part) -> list[tuple[int, int, list[Part]]]:
+        """For a clue-free picture part: each region its first cell may have, with the parts left once it is laid
+        (as ``_regions`` and ``_after`` give them), from the part's layouts without marks, filtered by its marks."""
+        mask, marks = part
+        layouts = self.layouts.get(mask)
+        if layouts is None:
+            rows, cols, cap = self.rows, self.cols, self.cap
+            layouts = []
+            for region, size in self._regions((mask, ()), mask & -mask):
+                rest = mask & ~region
+                near = bit_spread(region, rows, cols) & rest
+                comps = sorted(bit_components(rest, rows, cols), key=int.bit_count)
+                layouts.append((region, size, [(comp, near & comp, min(comp.bit_count(), cap)) for comp in comps]))
+            if len(layouts) <= LAYOUTS_KEPT:
+                self.layouts[mask] = layouts
+        banned = dict(marks)
+        out = []
+        for region, size, comps in layouts:
+            if region & banned.get(size, 0):
+                continue  # a region of a size its cells may not take
+            sizes = sorted(set(banned) | {size})
+            parts = []
+            for comp, near, top in comps:
+                kept = []
+                for k in sizes:
+                    if k > top:
+                        break
+                    cells = banned.get(k, 0)
+                    if k == size:
+                        cells |= near
+                    cells &= comp
+                    if cells:
+                        kept.append((k, cells))
+                parts.append((comp, tuple(kept)))
+            out.append((region, size, parts))
+        return out
 
     def _pocket(self, part: Part) -> int | None:
         """A clue-free part's count read from its table (the rows whose border sizes avoid the part's marks), or
