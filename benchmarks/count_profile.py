@@ -13,7 +13,8 @@ count (an estimate, printed as one, to tell which side of a target a board is on
 benchmarks/older.py) against this one's, alternated in one process, ``--repeat`` times each, each under a budget
 of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
 Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
-``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues).
+``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues), and ``RxC keep P @S`` a random
+picture of ``random.Random(S)`` keeping each of its numbers with probability P (``6x6 keep 0.25 @4``).
 
     python benchmarks/count_profile.py --seconds 20 "8x8 keep 0.35 #1" "janko-008 -2:cuts"
     python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from count_clued import drafts, random_boards  # noqa: E402  (beside this script)
+from count_clued import drafts, random_boards, random_picture  # noqa: E402  (beside this script)
 from older import module_at  # noqa: E402
 
 from fillomino.grid import set_bits  # noqa: E402
@@ -129,11 +130,19 @@ def estimate(puzzle: Puzzle, cuts: bool, walks: int, seed: int) -> tuple[float, 
 
 
 def draft(name: str) -> Puzzle | None:
-    """``janko-NNN -K@S``: the external puzzle with the K clues of ``random.Random(100 * S + K)`` removed."""
+    """``janko-NNN -K@S``: the external puzzle with the K clues of ``random.Random(100 * S + K)`` removed;
+    ``RxC keep P @S``: a random picture of ``random.Random(S)`` keeping each number with probability P."""
     from conftest import EXTERNAL
 
     from fillomino.formats import parse_puzzle
 
+    if " keep " in name and " @" in name:
+        shape, _, rest = name.partition(" keep ")
+        keep, _, seed = rest.partition(" @")
+        rows, _, cols = shape.partition("x")
+        rng = random.Random(int(seed))
+        picture = random_picture(int(rows), int(cols), rng)
+        return Puzzle(int(rows), int(cols), tuple(v if rng.random() < float(keep) else 0 for v in picture))
     stem, _, rest = name.partition(" -")
     removed, _, seed = rest.partition("@")
     path = EXTERNAL / f"{stem}.txt"

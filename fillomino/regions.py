@@ -85,11 +85,25 @@ SAT_CELLS = 20
 """Parts of at least this many cells are first put to the CNF engine (pictures): smaller parts are quicker
 searched than asked about."""
 
+POCKET_CELLS = 10
+"""Clue-free picture parts of at most this many cells are counted from a table of their pictures' border sizes,
+built once per cell set and read for every set of sizes their border may not take."""
+
+POCKET_ROWS = 2_000
+"""A pocket's table keeps at most this many rows (distinct border sizes); past them the pocket is searched."""
+
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
+
+LAYOUTS_KEPT = 5_000
+"""A clue-free part's regions (with what each leaves) are kept for its next marks only when there are at most this
+many: past that the memory outgrows what a re-enumeration costs."""
+
+Table = dict[tuple[tuple[int, int], ...], int]
+"""A clue-free pocket's pictures by their border: ((size, its border cells in regions of that size), ...) -> count."""
 
 
 class RegionSearch:
@@ -100,12 +114,14 @@ class RegionSearch:
     ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead.
     ``sat_cells``: picture parts of at least that many cells are put to the CNF engine first when every
     other open part is known to be fillable, or with ``sat_pending`` also while one is pending (None: never); it
-    only ends dead branches early.
+    only ends dead branches early. Clue-free picture parts of at most ``pocket_cells`` cells are read from a table
+    of their pictures' border sizes when it has at most ``pocket_rows`` rows (0 cells: never).
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, stuck_after: int | None = None,
-                 sat_cells: int | None = SAT_CELLS, sat_pending: bool = True) -> None:
+                 sat_cells: int | None = SAT_CELLS, sat_pending: bool = True,
+                 pocket_cells: int = POCKET_CELLS, pocket_rows: int = POCKET_ROWS) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -125,6 +141,10 @@ class RegionSearch:
         self.cache: dict[Part, int] = {}
         self.static: dict[int, Static | None] = {}
         self.alive: dict[Part, bool] = {}
+        self.tables: dict[int, Table | None] = {}
+        self.layouts: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
+        self.pocket_cells = 0 if cuts else pocket_cells
+        self.pocket_rows = pocket_rows
         self.label = [0] * self.n
         self.sat_cells = None if cuts else sat_cells
         self.sat = None
@@ -478,15 +498,25 @@ class RegionSearch:
         if got is not None:
             return got
         self._tick()
+        if part[0].bit_count() <= self.pocket_cells and not part[0] & self.clued:
+            got = self._pocket(part)
+            if got is not None:
+                # read from the pocket's table: no CNF check was made, so nothing is tainted
+                return self._counted(part, got)
         outer, self.tainted = self.tainted, False
         total = 0
-        choices, valid = self._choices(part, lists)
+        free = self.pocket_cells and not part[0] & self.clued
+        if free:
+            laid = self._pocket_children(part)
+            choices, valid = [(region, size) for region, size, _ in laid], None
+        else:
+            choices, valid = self._choices(part, lists)
         check = bool(choices) and self._ask_sat(part, pending)
         if check and self._refuted(part[0] | others, pending):
             choices = []
         label = self.label
         for i, (region, size) in enumerate(choices):
-            found = self._children(part, region, size, valid)
+            found = (laid[i][2], {}) if free else self._children(part, region, size, valid)
             if found is not None:
                 parts, below = found
                 if self.sat_cells is not None:
@@ -506,12 +536,124 @@ class RegionSearch:
             self.parts_tainted += 1
             return total
         self.tainted = outer
+        return self._counted(part, total)
+
+    def _counted(self, part: Part, total: int) -> int:
+        """Cache ``part``'s exact count and keep the tally ``stuck_after`` reads."""
         self.cache[part] = total
         self.parts_counted += 1
         self.parts_dead += not total
         if self.stuck_after is not None and self.parts_counted >= self.stuck_after and \
                 self.parts_dead * 10 > self.parts_counted * 9:
             raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
+        return total
+
+    # --- clue-free pockets, by table ---------------------------------------------------------------
+
+    def _table(self, mask: int) -> Table | None:
+        """The pictures of the clue-free cells ``mask`` with no outside constraint, grouped by the sizes of the
+        regions on its border (the only cells a laid region outside can touch); None past ``pocket_rows`` rows.
+
+        The region of the pocket's first cell is laid every way it can be; what is left splits into smaller
+        pockets whose tables, less the rows where a region of the same size touches the laid one, multiply."""
+        if mask in self.tables:
+            return self.tables[mask]
+        self._tick()
+        rows, cols = self.rows, self.cols
+        border = mask & bit_spread(((1 << self.n) - 1) & ~mask, rows, cols)
+        table: Table = {}
+        for region, size in self._regions((mask, ()), mask & -mask):
+            rest = mask & ~region
+            near = bit_spread(region, rows, cols) & rest
+            own = region & border
+            ways: Table = {((size, own),) if own else (): 1}
+            for comp in bit_components(rest, rows, cols):
+                sub = self._table(comp)
+                if sub is None:
+                    self.tables[mask] = None
+                    return None
+                kept: Table = {}
+                for sig, n in sub.items():
+                    proj = []
+                    for k, cells in sig:
+                        if k == size and cells & near:
+                            break  # a region of the laid one's size beside it
+                        if cells & border:
+                            proj.append((k, cells & border))
+                    else:
+                        key = tuple(proj)
+                        kept[key] = kept.get(key, 0) + n
+                if len(ways) * len(kept) > 4 * self.pocket_rows:
+                    self.tables[mask] = None  # the product would take longer to form than the search
+                    return None
+                ways = _product(ways, kept)
+                if not ways:
+                    break
+                if len(ways) > self.pocket_rows:
+                    self.tables[mask] = None
+                    return None
+            for sig, n in ways.items():
+                table[sig] = table.get(sig, 0) + n
+            if len(table) > self.pocket_rows:
+                self.tables[mask] = None
+                return None
+        self.tables[mask] = table
+        return table
+
+    def _pocket_children(self, part: Part) -> list[tuple[int, int, list[Part]]]:
+        """For a clue-free picture part: each region its first cell may have, with the parts left once it is laid
+        (as ``_regions`` and ``_after`` give them), from the part's layouts without marks, filtered by its marks."""
+        mask, marks = part
+        layouts = self.layouts.get(mask)
+        if layouts is None:
+            rows, cols, cap = self.rows, self.cols, self.cap
+            layouts = []
+            for region, size in self._regions((mask, ()), mask & -mask):
+                rest = mask & ~region
+                near = bit_spread(region, rows, cols) & rest
+                comps = sorted(bit_components(rest, rows, cols), key=int.bit_count)
+                layouts.append((region, size, [(comp, near & comp, min(comp.bit_count(), cap)) for comp in comps]))
+            if len(layouts) <= LAYOUTS_KEPT:
+                self.layouts[mask] = layouts
+        banned = dict(marks)
+        out = []
+        for region, size, comps in layouts:
+            if region & banned.get(size, 0):
+                continue  # a region of a size its cells may not take
+            sizes = sorted(set(banned) | {size})
+            parts = []
+            for comp, near, top in comps:
+                kept = []
+                for k in sizes:
+                    if k > top:
+                        break
+                    cells = banned.get(k, 0)
+                    if k == size:
+                        cells |= near
+                    cells &= comp
+                    if cells:
+                        kept.append((k, cells))
+                parts.append((comp, tuple(kept)))
+            out.append((region, size, parts))
+        return out
+
+    def _pocket(self, part: Part) -> int | None:
+        """A clue-free part's count read from its table (the rows whose border sizes avoid the part's marks), or
+        None when the pocket has too many rows for a table."""
+        table = self._table(part[0])
+        if table is None:
+            return None
+        marks = part[1]
+        if not marks:
+            return sum(table.values())
+        banned = dict(marks)
+        total = 0
+        for sig, n in table.items():
+            for k, cells in sig:
+                if cells & banned.get(k, 0):
+                    break
+            else:
+                total += n
         return total
 
     def _times(self, parts: list[Part], lists: Lists | None, around: int, pending: int,
@@ -608,6 +750,11 @@ class RegionSearch:
         if got_alive is not None:
             return got_alive
         self._tick()
+        if part[0].bit_count() <= self.pocket_cells and not part[0] & self.clued:
+            got = self._pocket(part)
+            if got is not None:
+                self.alive[part] = got > 0
+                return got > 0
         choices, valid = self._choices(part, lists)
         ok = False
         for region, size in choices:
@@ -665,6 +812,24 @@ class RegionSearch:
             return to_grid(label, self.puzzle.cols)
         ids: dict[int, int] = {}
         return to_grid([ids.setdefault(o, len(ids) + 1) for o in owner], self.puzzle.cols)
+
+
+def _product(left: Table, right: Table) -> Table:
+    """Two disjoint pockets' tables as one: every pair of rows, their border cells joined size by size."""
+    out: Table = {}
+    for a, m in left.items():
+        for b, n in right.items():
+            if not a:
+                key = b
+            elif not b:
+                key = a
+            else:
+                joined = dict(a)
+                for k, cells in b:
+                    joined[k] = joined.get(k, 0) | cells
+                key = tuple(sorted(joined.items()))
+            out[key] = out.get(key, 0) + m * n
+    return out
 
 
 MAX_FRAMES = 12_000

@@ -319,3 +319,61 @@ def test_the_cnf_check_ends_a_real_puzzles_dead_branches(external_corpus):
     search = RegionSearch(puzzle, deadline=time.monotonic() + 60)
     assert search.count() == 1
     assert search.sat_calls > 0
+
+
+# --- clue-free pockets read from a table of their pictures' border sizes -----------------------------------
+
+
+@st.composite
+def sparse_boards(draw):
+    """Boards of up to 4x4 with few clues (big clue-free pockets, the tables' ground), sometimes a --max-size."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    density = draw(st.sampled_from([0.0, 0.1, 0.2]))
+    clues = tuple(draw(st.integers(1, min(6, rows * cols))) if draw(st.floats(0, 1)) < density else 0
+                  for _ in range(rows * cols))
+    cap = draw(st.sampled_from([None, None, 3, 6]))
+    if cap is not None and any(c > cap for c in clues):
+        cap = None
+    return Puzzle(rows, cols, clues), cap
+
+
+@settings(max_examples=60, deadline=None)
+@given(sparse_boards())
+def test_pockets_read_from_tables_agree_with_the_search_and_the_transfer_matrix(case):
+    # pocket_rows 3 abandons most tables half-built, so both the table and the search fallback are crossed
+    board, cap = case
+    expected = RegionSearch(board, max_size=cap, pocket_cells=0).count()
+    assert expected == transfer_pictures(board, cap)
+    for cells, rows in ((6, 2_000), (16, 2_000), (16, 3)):
+        assert RegionSearch(board, max_size=cap, pocket_cells=cells, pocket_rows=rows).count() == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(clued_boards(12, most=5))
+def test_pockets_read_from_tables_are_the_brute_force_on_small_boards(case):
+    board, cap = case
+    r, c, clues = board.rows, board.cols, list(board.clues)
+    for cells in (4, 12):
+        assert RegionSearch(board, max_size=cap, pocket_cells=cells).count() == count_pictures(r, c, clues, cap)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 2**16), st.lists(st.tuples(st.integers(1, 9),
+       st.integers(0, 2**16)), max_size=4), st.sampled_from([None, 2, 4]))
+def test_a_pocket_table_answers_every_border_condition_like_a_search_of_it(rows, cols, pick, marks, cap):
+    # a clue-free pocket with any sizes its border cells may not take (the marks a laid region leaves)
+    from fillomino.grid import bit_components, bit_spread
+
+    board = Puzzle(rows + 1, cols + 1, (0,) * ((rows + 1) * (cols + 1)))
+    searched = RegionSearch(board, max_size=cap, pocket_cells=0)
+    tabled = RegionSearch(board, max_size=cap, pocket_rows=10**9)
+    full = (1 << searched.n) - 1
+    mask = bit_components(pick & full, searched.rows, searched.cols)[0] if pick & full else 1
+    border = mask & bit_spread(full & ~mask, searched.rows, searched.cols)
+    merged: dict[int, int] = {}
+    for k, cells in marks:
+        if cells & border:
+            merged[k] = merged.get(k, 0) | (cells & border)
+    part = (mask, tuple(sorted(merged.items())))
+    assert tabled._pocket(part) == searched._count(part, None, 0, 0)
+    assert tabled._alive(part, None) == (searched._count(part, None, 0, 0) > 0)
