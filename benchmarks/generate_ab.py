@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from older import module_at  # noqa: E402  (benchmarks/older.py, beside this script)
+from stats import parse_seeds  # noqa: E402
 
 import fillomino.logic  # noqa: E402, F401  (imported before the forks, so no puzzle's time includes the imports)
 import fillomino.solvers.cnf  # noqa: E402, F401
@@ -31,14 +32,6 @@ from fillomino import generate as today  # noqa: E402
 from fillomino.formats import write_puzzle  # noqa: E402
 
 CELLS = "5x5:easy,6x6:easy,8x8:easy,10x10:easy,5x5:medium,6x6:medium,8x8:medium,10x10:medium"
-
-
-def parse_seeds(text: str) -> list[int]:
-    seeds: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        seeds.extend(range(int(lo), int(hi or lo) + 1))
-    return seeds
 
 
 def _child(conn, module, rows: int, cols: int, seed: int, level: str) -> None:

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stats import percentile, write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
+from stats import parse_seeds, percentile, write_section  # noqa: E402  (benchmarks/stats.py, beside this script)
 
 from fillomino.generate import GENERATOR_VERSION  # noqa: E402
 
@@ -53,11 +53,6 @@ SEED_000 = {  # size -> level -> (median s, 95th percentile s, mean attempts), s
 }
 TARGETS = {"12x12": 0.190, "30x30": 60.0}
 """Issue 20's other targets: 12x12 at the hardest level under 190 ms median, 30x30 at every level under 60 s."""
-
-
-def parse_seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
 
 
 def _child(conn, rows: int, cols: int, seed: int, level: str) -> None:

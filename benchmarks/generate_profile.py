@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import parse_seeds  # noqa: E402
 from fillomino import generate as gen  # noqa: E402
 from fillomino import logic  # noqa: E402
 
@@ -52,8 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0-4")
     args = parser.parse_args(argv)
     rows, cols = (int(x) for x in args.size.split("x"))
-    lo, _, hi = args.seeds.partition("-")
-    seeds = range(int(lo), int(hi or lo) + 1)
+    seeds = parse_seeds(args.seeds)
     timers = Timers()
     timers.wrap(logic, "rate", lambda *a, max_level="expert", **k: f"rate {max_level}")
     # the carver's own ratings run pass by pass (generate._Attempt), each resumed at most once

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stats import cpu_seconds  # noqa: E402  (benchmarks/stats.py, beside this script)
+from stats import cpu_seconds, parse_seeds  # noqa: E402  (benchmarks/stats.py, beside this script)
 
 from fillomino import generate as gen  # noqa: E402
 from fillomino.solvers import cnf as cnf_backend  # noqa: E402
@@ -40,14 +40,6 @@ def parse_setting(text: str) -> dict[str, int]:
             raise SystemExit(f"unknown knob {key!r}: choose from {', '.join(KNOBS)}")
         out[key] = int(value)
     return out
-
-
-def parse_seeds(text: str) -> list[int]:
-    seeds: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        seeds.extend(range(int(lo), int(hi or lo) + 1))
-    return seeds
 
 
 def shipped() -> dict[str, int]:

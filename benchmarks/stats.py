@@ -14,6 +14,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(round(q * len(ordered), 9)) - 1)]
 
 
+def parse_seeds(text: str) -> list[int]:
+    """Seeds from a list of numbers and ranges: "0-19", "3", "0,3,5-7"."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds.extend(range(int(lo), int(hi or lo) + 1))
+    return seeds
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished children (say the racers of generate --threads)."""
     t = os.times()
