@@ -23,6 +23,7 @@ from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, 
 from .solvers.base import Budget, Status
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
+    from .logic import Rating
     from .solvers.cnf import UniquenessOracle
 
 GENERATOR_VERSION = "3"
@@ -641,7 +642,7 @@ class _LevelCarver:
         state = attempt.run_until_fixed(removal if early else None)
         if state == "budget":
             self.timeouts += 1
-        elif state == "solved":
+        elif state in ("solved", "fixed"):
             if base is None:
                 known.learn(attempt, top)
                 self.last_solved = attempt
@@ -650,11 +651,9 @@ class _LevelCarver:
                 self.last_solved = None
         elif state == "stuck":
             known.stuck = max(known.stuck, top)
-            cand = attempt.board.cand
-            fixed = frozenset(c for c, m in enumerate(cand) if not m & (m - 1))
-            self.stuck_grids.append(_StuckGrid(top, remaining, cand, fixed))
+            self.stuck_grids.append(_StuckGrid(top, remaining, attempt.solve.candidates(), attempt.solve.fixed()))
             del self.stuck_grids[:-STUCK_GRIDS]
-        return state == "solved"
+        return state in ("solved", "fixed")
 
     def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:
         """Of the stuck grids kept whose clues are among ``clues``, the one with the most fixed cells that either
@@ -726,7 +725,7 @@ class _Known:
     """The lowest phase whose techniques solved it (len(RATED_LEVELS): none yet)."""
     used: int = -1
     """The highest level of a step its solve takes, as far as one was followed (-1: no step above bookkeeping)."""
-    rating: object = None
+    rating: Rating | None = None
     """Its rating with every technique, once a solve of it was finished."""
 
     def answer(self, top: int) -> bool | None:
@@ -740,99 +739,49 @@ class _Known:
     def learn(self, attempt: _Attempt, top: int) -> None:
         """An attempt with the techniques up to phase ``top`` solved it (or, stopped early, would have)."""
         self.solved = min(self.solved, top)
-        self.used = max([self.used] + [RATED_LEVELS.index(s.level) for s in attempt.steps if s.level in RATED_LEVELS])
-        if attempt.state == "solved":
+        steps = attempt.solve.steps
+        self.used = max([self.used] + [RATED_LEVELS.index(s.level) for s in steps if s.level in RATED_LEVELS])
+        if attempt.solve.state == "solved":
             self.take(attempt.finish())
 
-    def take(self, rating) -> None:
-        """Its rating with every technique (a Rating or _Finished)."""
+    def take(self, rating: Rating) -> None:
+        """Its rating with every technique (a logic.Rating)."""
         self.rating = rating
         if rating.solved:
             self.used = -1 if rating.used_level is None else RATED_LEVELS.index(rating.used_level)
             self.solved = min(self.solved, max(self.used, 0))  # the same steps with the techniques up to ``used``
 
 
-@dataclass
-class _Finished:
-    """The rating of a clue set whose solve an ``_Attempt`` finished: what the carver reads of a Rating."""
-
-    level: str
-    state: str
-    score: int
-    used_level: str | None
-
-    @property
-    def solved(self) -> bool:
-        return self.state == "solved"
-
-
 class _Attempt:
-    """One rating of a clue set with the techniques up to a phase, made pass by pass so that it can stop as
-    soon as every removed cell is fixed (``run_until_fixed``) and be finished later (``finish``).
+    """One rating of a clue set with the techniques up to a phase (a logic.Solve), that can stop as soon as every
+    removed cell is fixed (``run_until_fixed``) and be finished later (``finish``).
 
     Why stopping there is sound: the grid then has every clue of the set before the removal fixed (the removed
     cells at their answer, since every step is sound and the set has only the answer), so it holds no more
     candidates than that set's starting grid, which the same techniques solve; the ladder's steps only take
     candidates away, so they solve this grid too (the same assumption, more clues never harder, that carving in
-    chunks rests on). The steps so far are kept: one pass at a time is exactly the passes of one whole run.
-    ``start``: a grid to carry on from instead (a stuck grid of some of the clues, see ``_LevelCarver``): it ends
-    solved or stuck as the whole rating does, but its steps are not the rating's.
+    chunks rests on). ``start``: a grid to carry on from instead (a stuck grid of some of the clues, see
+    ``_LevelCarver``): it ends solved or stuck as the whole rating does, but its steps are not the rating's.
     """
 
     def __init__(self, carver: _LevelCarver, clues: frozenset[int], phase: str, start: list[int] | None = None) -> None:
-        from .logic import Board
+        from .logic import Solve
 
         values = carver.values
         self.clues = clues
         self.phase = phase
         self.given = tuple(v if c in clues else 0 for c, v in enumerate(values))
-        if start is None:
-            self.board = Board.from_puzzle(Puzzle(carver.rows, carver.cols, self.given))
-        else:
-            self.board = Board(carver.rows, carver.cols, [m if not v else 1 << v for m, v in zip(start, self.given)])
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
-        self.witness = lambda: values
-        self.left = carver.rating_budget
-        self.steps: list = []
-        self.state = "stuck"
-
-    def _passes(self, stop: Callable[[], bool] | None) -> str:
-        from .logic.solver import solve
-
-        start = time.process_time()
-        deadline = start + self.left
-        board, given, steps = self.board, self.given, self.steps
-        try:
-            while True:
-                run = solve(board, given, max_level=self.phase, max_passes=1, deadline=deadline,
-                            witness=self.witness)
-                steps.extend(run.steps)
-                if run.state != "stuck" or not run.passes:
-                    self.state = run.state
-                    return run.state
-                if stop is not None and stop():
-                    return "solved"
-        finally:
-            self.left -= time.process_time() - start
+        self.solve = Solve(carver.rows, carver.cols, self.given, max_level=phase, budget=carver.rating_budget,
+                           witness=lambda: values, start=start)
 
     def run_until_fixed(self, removal: set[int] | None) -> str:
-        """"solved" once every cell of ``removal`` is fixed (None: once the puzzle is solved), else how the
-        solve ended: "stuck", "budget" or "contradiction"."""
-        if removal is None:
-            return self._passes(None)
-        cand = self.board.cand
-        cells = sorted(removal)
-        return self._passes(lambda: all(not cand[c] & (cand[c] - 1) for c in cells))
+        """"fixed" once every cell of ``removal`` is fixed (None: carry on to the end), else how the solve ended:
+        "solved", "stuck", "budget" or "contradiction"."""
+        return self.solve.run(None if removal is None else sorted(removal))
 
-    def finish(self) -> _Finished:
-        """The rating with every technique: the rest of the solve (the ladder takes the gentlest technique
-        first, so a solve that needs none above the phase makes the full rating's very steps)."""
-        from .logic.rating import WEIGHT, level_of
-
-        state = self.state if self.state == "solved" else self._passes(None)
-        counts: dict[str, int] = {}
-        for step in self.steps:
-            counts[step.technique] = counts.get(step.technique, 0) + 1
-        level, used = level_of(counts)
-        return _Finished(level if state == "solved" else "unrated", state, sum(WEIGHT[s.level] for s in self.steps),
-                         used)
+    def finish(self) -> Rating:
+        """The rating with every technique (a logic.Rating): the rest of the solve, with the phase's techniques
+        (the ladder takes the gentlest technique first, so a solve that needs none above the phase makes the full
+        rating's very steps)."""
+        return self.solve.finish()

@@ -110,8 +110,8 @@ def test_a_rating_stopped_once_the_removal_is_fixed_is_one_the_whole_rating_solv
 
     def checked(self, removal):
         state = run_until_fixed(self, removal)
-        if removal is not None and state == "solved":
-            stopped.append((Puzzle(self.board.rows, self.board.cols, self.given), self.phase))
+        if removal is not None and state == "fixed":
+            stopped.append((Puzzle(self.solve.rows, self.solve.cols, self.given), self.phase))
         return state
 
     monkeypatch.setattr(gen._Attempt, "run_until_fixed", checked)

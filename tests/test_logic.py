@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fillomino.audit import audit, parse_steps
 from fillomino.formats import read_puzzle
-from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, check_level, hint, rate
+from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, Solve, check_level, hint, rate
 from fillomino.logic.candidates import values_of
 from fillomino.logic.rating import level_of
 from fillomino.logic.solver import solve
@@ -163,6 +163,70 @@ def test_a_budget_gives_unrated_never_a_guess():
     if rating.state != "solved":
         assert rating.level == "unrated"
     assert_sound(puzzle, rating, engine=False)
+
+
+# ---- Solve: a rating stopped once some cells are fixed, finished later ------------------------------------
+SOLVE_SAMPLE = (sorted((ROOT / "corpus" / "06x06").glob("*.txt"))[:3]
+                + sorted((ROOT / "corpus" / "07x07").glob("*.txt"))[:2])
+
+
+def _same_rating(got, want) -> None:
+    assert (got.level, got.state, got.score, got.counts, got.used_level, got.open_cells, got.final) == \
+        (want.level, want.state, want.score, want.counts, want.used_level, want.open_cells, want.final)
+    assert got.audit_lines() == want.audit_lines()
+    assert (got.hardest is None) == (want.hardest is None)
+
+
+@pytest.mark.parametrize("path", SOLVE_SAMPLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("max_level", ["easy", "medium", "expert"])
+def test_a_solve_stops_once_the_cells_are_fixed_and_finishing_it_is_rate(path, max_level):
+    puzzle = read_puzzle(str(path))
+    want = rate(puzzle, max_level=max_level)
+    open_cells = [c for c, v in enumerate(puzzle.clues) if not v]
+    for cells in ([open_cells[0]], open_cells[::3], open_cells):
+        run = Solve(puzzle.rows, puzzle.cols, puzzle.clues, max_level=max_level)
+        state = run.run(until_fixed=cells)
+        if state == "fixed":
+            # it stopped after the first pass that fixed them: the steps so far are the whole solve's first steps
+            assert set(cells) <= run.fixed() and not run.ended
+            assert 0 < len(run.steps) <= len(want.steps)
+            assert [s.audit_lines(puzzle.cols) for s in run.steps] == \
+                [s.audit_lines(puzzle.cols) for s in want.steps[: len(run.steps)]]
+        else:
+            assert state == want.state and run.ended  # it came to its end first
+        _same_rating(run.finish(), want)
+        _same_rating(run.finish(), want)  # finishing twice changes nothing
+
+
+def test_a_solve_resumed_pass_after_pass_is_the_whole_solve():
+    puzzle = read_puzzle(str(SOLVE_SAMPLE[0]))
+    want = rate(puzzle)
+    run = Solve(puzzle.rows, puzzle.cols, puzzle.clues)
+    for c in (c for c, v in enumerate(puzzle.clues) if not v):
+        if run.run(until_fixed=[c]) != "fixed":
+            break
+    _same_rating(run.finish(), want)
+
+
+def test_a_solve_started_from_a_stuck_grid_of_fewer_clues_ends_as_the_whole_rating():
+    """Candidates only shrink, so the grid where fewer clues got stuck is a start for more of them: the solve from
+    there ends as rate() of the clues does (its steps are not rate()'s), and a budget of 0 gives "budget"."""
+    for path in SOLVE_SAMPLE:
+        puzzle = read_puzzle(str(path))
+        clued = [c for c, v in enumerate(puzzle.clues) if v]
+        fewer = tuple(v if c in clued[1:] else 0 for c, v in enumerate(puzzle.clues))
+        stuck = Solve(puzzle.rows, puzzle.cols, fewer, max_level="easy")
+        if stuck.run() != "stuck":
+            continue
+        for level in ("easy", "expert"):
+            run = Solve(puzzle.rows, puzzle.cols, puzzle.clues, max_level=level, start=stuck.candidates())
+            rated = run.finish()
+            want = rate(puzzle, max_level=level)
+            assert rated.state == want.state
+            if rated.solved:
+                assert rated.final == want.final
+        spent = Solve(puzzle.rows, puzzle.cols, puzzle.clues, budget=0.0).finish()
+        assert spent.state == "budget" and spent.level == "unrated"
 
 
 # ---- soundness on the corpora ----------------------------------------------------------------------

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..puzzle import FillominoError, Puzzle, flatten, is_solution
 from .candidates import Board
-from .solver import solve
+from .solver import Solve, solve
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Lookahead, lookahead_of
 
@@ -150,19 +150,29 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
     if isinstance(witness, Witness) and witness.deadline is None:
         witness.deadline = deadline
     run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness)
+    return _rating(board, run.state, run.steps, time.process_time() - start, rows, cols)
+
+
+def _rating(board: Board, state: str, steps: list[LogicStep], seconds: float, rows: int, cols: int) -> Rating:
+    """The rating of a solve that ended in ``state`` on ``board`` with ``steps``: the one wording of level and score."""
     counts: dict[str, int] = {}
-    for s in run.steps:
+    for s in steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
-    score = sum(WEIGHT[s.level] for s in run.steps)
+    score = sum(WEIGHT[s.level] for s in steps)
     level, used = level_of(counts)
-    if run.state != "solved":
+    if state != "solved":
         level = "unrated"
-    top = max((LEVELS.index(s.level) for s in run.steps), default=0)
-    hardest = next((s for s in run.steps if LEVELS.index(s.level) == top), None)
-    if run.state == "contradiction":
-        hardest = run.steps[-1] if run.steps else None
-    return Rating(level, run.state, score, counts, run.steps, board.open_count(), time.process_time() - start,
-                  rows, cols, hardest, used, board.candidates_grid())
+    top = max((LEVELS.index(s.level) for s in steps), default=0)
+    hardest = next((s for s in steps if LEVELS.index(s.level) == top), None)
+    if state == "contradiction":
+        hardest = steps[-1] if steps else None
+    return Rating(level, state, score, counts, steps, board.open_count(), seconds, rows, cols, hardest, used,
+                  board.candidates_grid())
+
+
+def rating_of(run: Solve) -> Rating:
+    """The rating of a Solve as it stands (see Solve.finish, which carries it to its end first)."""
+    return _rating(run.board, run.state, list(run.steps), run.seconds, run.rows, run.cols)
 
 
 def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..puzzle import Puzzle
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Context, Lookahead, lookahead_of
+
+if TYPE_CHECKING:  # rating.py imports this module
+    from .rating import Rating
 
 DIRTY_MAX = 32
 """More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
@@ -17,7 +22,8 @@ DIRTY_MAX = 32
 @dataclass
 class Run:
     """A solver run: the steps in order, grouped into passes (one technique application each), and how it ended:
-    "solved" (one value in every cell, every group its size), "stuck", "contradiction" or "budget"."""
+    "solved" (one value in every cell, every group its size), "stuck", "contradiction", "budget" or "fixed"
+    (stopped once the cells of ``until_fixed`` were fixed; see solve)."""
 
     board: Board
     steps: list[LogicStep] = field(default_factory=list)
@@ -61,7 +67,8 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
           deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
-          incremental: bool = True, witness: Callable[[], list[int] | None] | None = None) -> Run:
+          incremental: bool = True, witness: Callable[[], list[int] | None] | None = None,
+          until_fixed: Collection[int] | None = None) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
     budget means the same on a busy machine). ``lookahead``: what runs inside a hypothesis (a name of
@@ -69,7 +76,10 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
     since they last found nothing (False: the whole grid every pass, in the look-ahead's runs too; the
     steps are the same either way, which tests/test_logic.py checks). ``witness``: gives a solution of the
     puzzle (row-major) or None; the look-ahead then skips the hypotheses that solution satisfies, which can
-    never break a rule, so the steps are the same with or without it (tests/test_logic.py checks that too)."""
+    never break a rule, so the steps are the same with or without it (tests/test_logic.py checks that too).
+    ``until_fixed``: stop with state "fixed" after the first pass that leaves every one of these cells with one
+    candidate; the board and steps are then those of the whole run so far, and solving the board again carries
+    on with the very passes the whole run would make (see Solve)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
     ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental,
@@ -123,8 +133,80 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
                     step.contradiction = True
                     run.state = "contradiction"
                     return run
+            if until_fixed is not None and all(not board.cand[c] & (board.cand[c] - 1) for c in until_fixed):
+                run.state = "fixed"
+                return run
             break
         else:
             late = deadline is not None and time.process_time() > deadline
             run.state = "budget" if late else "stuck"
             return run
+
+
+class Solve:
+    """A rating's solve that can stop as soon as some cells are fixed (``run(until_fixed=...)``) and be finished
+    later (``finish``): what a generator needs to ask "does this clue set still solve?" and stop once the answer
+    is known, yet rate the clue set in full when it turns out to be the one kept.
+
+    Stopping and carrying on changes no step: a stopped run's board and steps are those of the whole run so far,
+    and the ladder looks only at the board (and what it recorded there). ``clues``: the puzzle's clues, row-major
+    (0: empty). ``start``: a candidate grid (row-major bitsets, bit v: size v) to start from instead of every
+    size everywhere, the clues kept as given -- for instance the grid where a solve of fewer of these clues got
+    stuck, which the steps of this solve only narrow further (its steps are then not the rating's).
+    ``budget``: CPU seconds for all its runs together ("budget" once spent); the rest as in solve."""
+
+    def __init__(self, rows: int, cols: int, clues: Sequence[int], *, max_level: str = "expert",
+                 budget: float | None = None, lookahead: str | Lookahead = "full",
+                 witness: Callable[[], list[int] | None] | None = None, start: Sequence[int] | None = None) -> None:
+        self.rows, self.cols = rows, cols
+        self.clues = tuple(clues)
+        self.max_level = max_level
+        self.lookahead = lookahead
+        self.witness = witness
+        self.left = budget
+        """CPU seconds left for its runs (None: no limit)."""
+        if start is None:
+            self.board = Board.from_puzzle(Puzzle(rows, cols, self.clues))
+        else:
+            self.board = Board(rows, cols, [m if not v else bit(v) for m, v in zip(start, self.clues, strict=True)])
+        self.steps: list[LogicStep] = []
+        self.state = "stuck"
+        """How its last run ended (see Run)."""
+        self.ended = False
+        """Whether it has come to its end: a run made without stopping early."""
+        self.seconds = 0.0
+        """CPU seconds its runs took."""
+
+    def candidates(self) -> list[int]:
+        """The candidate grid now (row-major bitsets, the solve's own list: read it, do not change it)."""
+        return self.board.cand
+
+    def fixed(self) -> frozenset[int]:
+        """The cells with one candidate left."""
+        return frozenset(c for c, m in enumerate(self.board.cand) if not m & (m - 1))
+
+    def run(self, until_fixed: Collection[int] | None = None) -> str:
+        """Carry the solve on, until every cell of ``until_fixed`` is fixed ("fixed") or (None) to its end;
+        how it ended: "fixed", "solved", "stuck", "budget" or "contradiction"."""
+        start = time.process_time()
+        deadline = None if self.left is None else start + self.left
+        try:
+            run = solve(self.board, self.clues, max_level=self.max_level, deadline=deadline,
+                        lookahead=self.lookahead, witness=self.witness, until_fixed=until_fixed)
+        finally:
+            spent = time.process_time() - start
+            self.seconds += spent
+            if self.left is not None:
+                self.left -= spent
+        self.steps.extend(run.steps)
+        self.state = run.state
+        self.ended = run.state != "fixed"
+        return run.state
+
+    def finish(self) -> Rating:
+        """The rating (a rating.Rating) of the whole solve: the rest of it run first, unless it has ended."""
+        from .rating import rating_of
+
+        if not self.ended:
+            self.run()
+        return rating_of(self)
