@@ -347,6 +347,17 @@ def test_an_enclosed_clue_free_nine_is_found(external_corpus):
     assert_sound(puzzle, rating)
 
 
+runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4).map(
+    lambda rs: sum(((1 << n) - 1) << lo for lo, n in rs))
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.one_of(st.integers(0, 2 ** 300), runs, runs.flatmap(lambda m: st.integers(0, 2 ** 200).map(m.__xor__))))
+def test_values_of_lists_every_size_of_a_bitset(mask):
+    # a few long runs (a cell losing 13-100) are listed a range at a time, other sets a digit at a time
+    assert values_of(mask) == [v for v in range(mask.bit_length()) if mask >> v & 1]
+
+
 def test_size_lists_in_sentences_keep_every_size():
     """Two sizes in a row were once shortened to the first alone ("3" for 3 and 4)."""
     from fillomino.logic.techniques import _sizes, _too_small

@@ -545,7 +545,12 @@ def _no_room_notes(b: Board, v: int, seeds: list[int] | None, opened: list[int],
 
 def _sizes(values: int | list[int]) -> str:
     """``3/5/6-9``: sizes (a bitset or a list) with runs of three or more shortened."""
-    mask = values if isinstance(values, int) else sum(bit(v) for v in set(values))
+    return _sizes_of(values if isinstance(values, int) else sum(bit(v) for v in set(values)))
+
+
+@lru_cache(maxsize=4096)
+def _sizes_of(mask: int) -> str:
+    """_sizes of a bitset (kept: the same sets of sizes come back in the sentences of many cells and steps)."""
     parts = []
     while mask:
         low = mask & -mask
