@@ -354,7 +354,7 @@ runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4)
 @settings(max_examples=300, deadline=None)
 @given(mask=st.one_of(st.integers(0, 2 ** 300), runs, runs.flatmap(lambda m: st.integers(0, 2 ** 200).map(m.__xor__))))
 def test_values_of_lists_every_size_of_a_bitset(mask):
-    # a few long runs (a cell losing 13-100) are listed a range at a time, other sets a digit at a time
+    # masks made of runs (a cell losing 13-100) are listed a range at a time, other sets a size at a time
     assert values_of(mask) == [v for v in range(mask.bit_length()) if mask >> v & 1]
 
 
