@@ -347,6 +347,17 @@ def test_an_enclosed_clue_free_nine_is_found(external_corpus):
     assert_sound(puzzle, rating)
 
 
+runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4).map(
+    lambda rs: sum(((1 << n) - 1) << lo for lo, n in rs))
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.one_of(st.integers(0, 2 ** 300), runs, runs.flatmap(lambda m: st.integers(0, 2 ** 200).map(m.__xor__))))
+def test_values_of_lists_every_size_of_a_bitset(mask):
+    # masks made of runs (a cell losing 13-100) are listed a range at a time, other sets a size at a time
+    assert values_of(mask) == [v for v in range(mask.bit_length()) if mask >> v & 1]
+
+
 def test_size_lists_in_sentences_keep_every_size():
     """Two sizes in a row were once shortened to the first alone ("3" for 3 and 4)."""
     from fillomino.logic.techniques import _sizes, _too_small
@@ -465,6 +476,91 @@ def test_answers_kept_per_size_take_the_same_steps_on_random_boards(rows, cols, 
     with pytest.MonkeyPatch.context() as mp:
         _without_kept_sizes(mp)
         assert _steps(puzzle, True) == kept
+
+
+def _every_finish(b: Board, g) -> tuple[bool, set[int], set[int]]:
+    """completions' reading of a group's ways to finish, by definition: every set of one or two open cells that
+    allow its size and make, with the group and the groups of that size next to them, one connected region of
+    exactly that size, whose open neighbours can all do without the size and whose rule check passes."""
+    from itertools import combinations
+
+    from fillomino.grid import boundary, connected
+    from fillomino.logic.techniques import breaks_rule
+
+    v, bv = g.value, 1 << g.value
+    near = [c for c in range(b.size) if b.cand[c] & bv and b.cand[c] & (b.cand[c] - 1)]
+    valid = []
+    for k in (1, 2):
+        for extra in combinations(near, k):
+            region = set(g.cells) | set(extra)
+            for c in extra:
+                for m in b.nbrs[c]:
+                    h = b.group_at(m)
+                    if h is not None and h.value == v:
+                        region.update(h.cells)
+            if len(region) != v or not connected(region, b.nbrs):
+                continue
+            edge = [c for c in boundary(region, b.nbrs) if b.cand[c] & (b.cand[c] - 1)]
+            cand = list(b.cand)
+            for c in extra:
+                cand[c] = bv
+            for c in edge:
+                cand[c] &= ~bv
+            if all(cand[c] for c in edge) and breaks_rule(b, cand, list(extra) + edge +
+                                                        [m for c in [*extra, *edge] for m in b.nbrs[c]]) is None:
+                valid.append((set(extra), set(edge)))
+    if not valid:
+        return False, set(), set()
+    inside = set.intersection(*(e for e, _ in valid))
+    outside = {c for c in set.intersection(*(edge for _, edge in valid)) if b.cand[c] & bv}
+    return True, inside, outside
+
+
+def _every_filling(b: Board, area: list[int]) -> list[int]:
+    """pair and pocket's sizes per cell of an area, by definition: every filling of it tried."""
+    from itertools import product
+
+    from fillomino.logic.techniques import breaks_rule
+
+    seen = [0] * len(area)
+    starts = list(area) + [m for c in area for m in b.nbrs[c]]
+    for values in product(*(values_of(b.cand[c]) for c in area)):
+        cand = list(b.cand)
+        for c, v in zip(area, values):
+            cand[c] = 1 << v
+        if breaks_rule(b, cand, starts) is None:
+            for k, v in enumerate(values):
+                seen[k] |= 1 << v
+    return seen
+
+
+@pytest.mark.parametrize("name", ["05x05/5x5-s4.txt", "06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt"])
+def test_ways_to_finish_and_fillings_stop_early_with_what_trying_them_all_gives(name):
+    # completions stops at ways that share no cell, pair and pocket skip fillings whose sizes are all kept already:
+    # on every grid of a rating, what they give is what trying every way and filling gives
+    from fillomino.logic.techniques import POCKET_TRIES, _area_ways, _finishes, growing, open_areas
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    rating = rate(puzzle, witness=False)
+    finished = filled = 0
+    for k in range(0, len(rating.steps), 3):
+        b = _board_before(puzzle, rating, k)
+        for g in growing(b):
+            if g.need <= 2:
+                valid = _finishes(b, g, list(b.cand))
+                got = (bool(valid), set.intersection(*(set(e) for e, _ in valid)) if valid else set(),
+                       {c for c in set.intersection(*(e for _, e in valid)) if b.cand[c] >> g.value & 1}
+                       if valid else set())
+                assert got == _every_finish(b, g)
+                finished += 1
+        for area in open_areas(b):
+            tries = 1
+            for c in area:
+                tries *= b.cand[c].bit_count()
+            if len(area) <= 5 and tries <= POCKET_TRIES:
+                assert _area_ways(b, area) == _every_filling(b, area)
+                filled += 1
+    assert finished and filled
 
 
 # ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------

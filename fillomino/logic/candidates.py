@@ -21,8 +21,17 @@ def bit(v: int) -> int:
 
 def values_of(mask: int) -> list[int]:
     """The sizes in a bitset, ascending."""
-    if mask.bit_count() > 16:  # one pass over the binary digits: no big-int arithmetic per size
-        digits = bin(mask)[:1:-1]
+    count = mask.bit_count()
+    if (mask & ~(mask << 1)).bit_count() * 2 <= count:  # runs of sizes (a cell losing 13-100, or 3-7): a range each
+        out: list[int] = []
+        while mask:
+            low = mask & -mask
+            run = mask & ~(mask + low)  # adding the lowest bit carries through its run of ones
+            out.extend(range(low.bit_length() - 1, run.bit_length()))
+            mask ^= run
+        return out
+    if count > 16:
+        digits = bin(mask)[:1:-1]  # one pass over the binary digits: no big-int arithmetic per size
         return [v for v, d in enumerate(digits) if d == "1"]
     return list(set_bits(mask))
 

@@ -545,7 +545,12 @@ def _no_room_notes(b: Board, v: int, seeds: list[int] | None, opened: list[int],
 
 def _sizes(values: int | list[int]) -> str:
     """``3/5/6-9``: sizes (a bitset or a list) with runs of three or more shortened."""
-    mask = values if isinstance(values, int) else sum(bit(v) for v in set(values))
+    return _sizes_of(values if isinstance(values, int) else sum(bit(v) for v in set(values)))
+
+
+@lru_cache(maxsize=4096)
+def _sizes_of(mask: int) -> str:
+    """_sizes of a bitset (kept: the same sets of sizes come back in the sentences of many cells and steps)."""
     parts = []
     while mask:
         low = mask & -mask
@@ -771,6 +776,8 @@ def _area_ways(b: Board, area: list[int]) -> list[int]:
     reads = list(starts)
     cand = list(b.cand)
     for values in itertools.product(*options):
+        if all(seen[k] >> v & 1 for k, v in enumerate(values)):
+            continue  # every size of it is already kept: its check could add nothing
         for c, v in zip(area, values):
             cand[c] = bit(v)
         if _check_rule(b, cand, starts, reads) is None:
@@ -984,8 +991,9 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
 
 def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int], set[int]]]:
     """completions' ways to finish a group one or two cells short: (the cells it takes, the open cells then
-    walled off) for each way that breaks no rule. ``cand`` is a scratch copy of the grid's candidates, given back
-    as it was; the answer is kept in b.memo with every cell it read (a joined group: its cells and their edge)."""
+    walled off) for each way that breaks no rule, until the ways found share no cell that completions would write
+    (more of them would change nothing it reads of them). ``cand`` is a scratch copy of the grid's candidates, given
+    back as it was; the answer is kept in b.memo with every cell it read (a joined group: its cells and their edge)."""
     v = g.value
     base = set(g.cells)
     reads = [*g.cells]
@@ -1029,7 +1037,12 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
                     if len(closure(two)) == v:
                         ways.add(two)
     valid = []
+    b_v = bit(v)
+    inside: frozenset[int] | None = None
+    outside: set[int] = set()
     for extra in ways:
+        if inside is not None and not inside and not any(b.cand[c] & b_v for c in outside):
+            break  # the valid ways so far share no cell either way: more of them change nothing completions reads
         region = closure(extra)
         around = boundary(region, b.nbrs)
         reads += around
@@ -1043,6 +1056,8 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
             reads += starts
             if _check_rule(b, cand, starts, reads) is None:
                 valid.append((extra, set(edge)))
+                inside = extra if inside is None else inside & extra
+                outside = set(edge) if len(valid) == 1 else outside & valid[-1][1]
         for c in (*extra, *edge):  # the scratch copy back to the grid
             cand[c] = b.cand[c]
     keep(b, ("finish", *g.cells), reads, valid)
