@@ -7,7 +7,8 @@ Each puzzle is made in a forked process of its own (the imports done before the 
 and timed inside it in CPU seconds (time.process_time); before and after alternate within each seed, the first
 side swapped from one seed to the next, so that a shared machine's drift falls on both. The two must give the same
 puzzle byte for byte when the generator version is the same (checked: a difference is printed and counted).
-Prints one line per puzzle, then per cell the before/after CPU medians and sums and the ratings made.
+Prints one line per puzzle (with the ratings cut by their CPU budget, when any: such a puzzle depends on timing), then
+per cell the before/after CPU medians and sums and the ratings made.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     sides = {"before": before, "after": today}
     seeds = parse_seeds(args.seeds)
     summary = []
-    differ = 0
+    differ = timed = 0
     for cell in args.cells.split(","):
         size, level = cell.split(":")
         rows, cols = (int(x) for x in size.split("x"))
@@ -77,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
                 got[side].append(made[side])
             same = (made["before"]["id"], made["before"]["score"]) == (made["after"]["id"], made["after"]["score"])
             differ += not same
+            cut = (made["before"]["timeouts"], made["after"]["timeouts"])
+            timed += any(cut)
             print(f"{size} {level} seed {seed}: {made['before']['cpu']:.3f} -> {made['after']['cpu']:.3f} CPU s, "
                   f"ratings {made['before']['ratings']} -> {made['after']['ratings']}"
+                  f"{f', rating timeouts {cut[0]} -> {cut[1]}' if any(cut) else ''}"
                   f"{'' if same else ', DIFFERENT puzzle'}", flush=True)
         b = [r["cpu"] for r in got["before"]]
         a = [r["cpu"] for r in got["after"]]
@@ -87,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
                        f"{statistics.mean(r['ratings'] for r in got['before']):.0f} | "
                        f"{statistics.mean(r['ratings'] for r in got['after']):.0f} |")
     print(f"\nbefore = {args.baseline}, after = the working tree; CPU seconds per puzzle, seeds {args.seeds}; "
-          f"{differ} puzzle(s) differ")
+          f"{differ} puzzle(s) differ; {timed} made with a rating cut by its CPU budget (on either side: such a puzzle "
+          "depends on the machine's speed, so it may differ for that reason alone)")
     print("| Size | Level | Seeds | Median before | Median after | Sum before | Sum after | Ratings before | "
           "Ratings after |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             per_seed.append((total, Counter(timers.cpu), Counter(timers.calls), made))
             parts = ", ".join(f"{k} {v:.2f} s/{timers.calls[k]}" for k, v in sorted(timers.cpu.items()))
             print(f"{args.size} {level} seed {seed}: {total:.2f} CPU s, {made.attempts} answers, {made.orders} orders,"
-                  f" {made.ratings} ratings, {made.clues} clues, score {made.score}; {parts}", flush=True)
+                  f" {made.ratings} ratings ({made.rating_timeouts} cut by their budget), {made.clues} clues,"
+                  f" score {made.score}; {parts}", flush=True)
         total = sum(p[0] for p in per_seed)
         cpu = sum((p[1] for p in per_seed), Counter())
         calls = sum((p[2] for p in per_seed), Counter())

@@ -350,7 +350,9 @@ def _carve_in_chunks(order: list[list[int]], kept: set[int], removable: Callable
     """The greedy pass over ``order`` (orbits of cells), asked in chunks: if a whole run of orbits may go
     (``removable``), the one-by-one pass would have removed each of them (more clues never make a puzzle
     harder to pin down), so one question settles the run; otherwise it is halved. ``accept`` removes what
-    may go from ``kept``. The result is exactly the one-by-one pass's, in fewer questions."""
+    may go from ``kept``. The result is the one-by-one pass's, in fewer questions, wherever that holds: always for
+    the CNF engine's uniqueness, almost always for the rater, which is not quite monotone in its clues
+    (docs/benchmarks.md, "Generator by level", has a set it solves at hard that one more clue leaves stuck)."""
     def carve(run: list[list[int]]) -> bool:
         removal = {c for orbit in run for c in orbit if c in kept}
         if removal and removable(removal):
