@@ -131,8 +131,9 @@ def rater(specs: list[str]) -> None:
     """What the rater's candidates leave beyond the exact possible values."""
     from fillomino.logic import Solve
 
-    print("| removal | level | look-ahead | state | CPU s | candidates beyond the exact values | cells with some |")
-    print("| --- | --- | --- | --- | ---: | ---: | ---: |")
+    print("| removal | level | look-ahead | state | CPU s | candidates beyond the exact values | of them up to 9 "
+          "| cells with some |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: |")
     for spec, puzzle, solution in map(removal, specs):
         truth = exact(puzzle)
         for level, lookaheads in (("medium", ("full",)), ("hard", ("full", "short")),
@@ -146,7 +147,9 @@ def rater(specs: list[str]) -> None:
                 cand = run.candidates()
                 assert all(cand[c] >> v & 1 for c in range(puzzle.size) for v in truth[c]), "unsound"
                 extra = [bin(m).count("1") - len(t) for m, t in zip(cand, truth)]
-                print(f"| {spec} | {level} | {lookahead} | {state} | {spent:.2f} | {sum(extra)} "
+                small = sum(1 for c in range(puzzle.size) for v in range(1, 10) if cand[c] >> v & 1
+                            and v not in truth[c])
+                print(f"| {spec} | {level} | {lookahead} | {state} | {spent:.2f} | {sum(extra)} | {small} "
                       f"| {sum(1 for e in extra if e)} |", flush=True)
 
 
