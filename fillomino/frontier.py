@@ -1,17 +1,21 @@
-"""Exact counting by a frontier sweep that lays clued regions whole and grows clue-free regions cell by cell.
+"""Exact counting by a frontier sweep that lays the clued regions whole and counts the clue-free pockets they leave.
 
-Cells are laid in reading order along the narrow side. A clued region (one holding a clue) is laid whole
-at its first cell, chosen from the regions the clues allow on the bare board (the region search's lists);
-a clue-free region grows cell by cell as in the transfer matrix (``fillomino.transfer``): a cell joins its
-neighbouring pieces or not, and "not" is remembered as a pair of pieces that may never merge, so every
-partition is counted once. The state forgets the far side: it holds only the last row of laid cells (a
-clue-free piece's number, or the size of the clued region there), each open piece's size and the sizes it
-may not take, the pairs of pieces that stay apart, and the clued regions laid that reach past the current
-cell. So choices in different corners of the board combine through the state counts, not one by one.
+Cells are laid in reading order along the narrow side. At each cell not yet held by a laid region, either a
+clued region (one holding a clue) starts there, chosen whole from the regions the clues allow on the bare
+board (the region search's lists), or the cell is left to clue-free regions: a hole. Holes that touch form
+one pocket; a pocket is filled by clue-free regions alone, so once the sweep has passed it (no cell of it on
+the frontier row) it is counted by the region search (``RegionSearch`` on a clue-free part: its cells and the
+sizes laid regions next to them forbid) and the count multiplies the state's. Every picture is its clued
+regions plus the pictures of its pockets, so each is counted once.
 
-Pruning, all exact: a clued region may not overlap a laid one, nor (pictures) touch a region of its size;
-a clue cell still uncovered must keep a region in its list that starts later and misses every laid region.
-No region size is capped unless ``max_size`` says so.
+The state forgets the far side: the last row laid (a pocket's number, or the size of the clued region
+there), the open pockets (cells and forbidden sizes), and the cell sizes of the laid clued regions that reach
+past the cell being laid. So choices in different corners of the board combine through the states' counts,
+not one by one as in the region search. Pruning, all exact: a clued region may not overlap a laid one nor
+(pictures) touch one of its size; after each cell the clue cells still to be covered keep the region
+search's lists, cut to the open cells and propagated, and (pictures) the CNF engine is asked whether any
+picture labels the laid clued cells on the frontier and beyond as the state says. No region size is capped
+unless ``max_size`` says so.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from .puzzle import FillominoError, Puzzle
 Step = Callable[[int, int], None]
 """Called as ``step(done, total)`` after each cell."""
 
+SAT_CONFLICTS = 2_000
+"""The CNF check of a state gives up (keeping the state) after this many conflicts: it only prunes."""
+
 
 class FrontierTimeout(TimeoutError):
     """The deadline passed before the count finished."""
@@ -39,27 +46,35 @@ class FrontierTooBig(FillominoError):
 class _Region:
     mask: int
     size: int
-    first: int
     last: int
     edge: int  # the cells next to the region
-    before: tuple[int, ...]  # the cells next to it that are laid before its first cell, as window offsets
+    before: tuple[int, ...]  # the cells next to it laid before its first cell, as offsets in the frontier row
 
 
 _NONE = -(1 << 20)
-"""A window entry with nothing laid there (above the first row): touches nothing."""
+"""A frontier entry with nothing laid there (above the first row): touches nothing."""
+
+Pocket = tuple[int, tuple[tuple[int, int], ...]]
+"""A pocket: its cells (a bit mask) and, per size, the cells of it next to a laid clued region of that size."""
 
 
 class FrontierCount:
     """One count (pictures, or ``cuts``) of ``puzzle`` with regions of at most ``max_size`` cells.
 
-    ``deadline`` (time.monotonic()) raises FrontierTimeout; ``max_states`` raises FrontierTooBig."""
+    ``deadline`` (time.monotonic()) raises FrontierTimeout; ``max_states`` raises FrontierTooBig; ``sat``
+    asks the CNF engine about each new state (pictures only) and ``propagate`` runs the region search's list
+    propagation on it: both only end dead states early."""
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
-                 deadline: float | None = None, max_states: int | None = None, sat: bool = True) -> None:
+                 deadline: float | None = None, max_states: int | None = None, sat: bool = True,
+                 propagate: bool = True) -> None:
         from .regions import RegionSearch
 
-        search = RegionSearch(puzzle, cuts=cuts, max_size=max_size)
-        self.search = search
+        # the lists and the propagation; and, without CNF checks (they read laid labels this sweep does not
+        # keep there), the pockets' counts
+        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size)
+        self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None)
+        search = self.search
         self.rows, self.cols, self.n = search.rows, search.cols, search.n
         self.clue = search.clue
         self.cap = search.cap
@@ -70,36 +85,26 @@ class FrontierCount:
         w = self.cols
         full = ((1 << self.n) - 1, ())
         masks: dict[int, int] = {}
-        self.lists: dict[int, list[int]] = {}  # clue cell -> its regions' first cells and masks, by first cell
         for cell in range(self.n):
             if self.clue[cell]:
-                found = search._regions(full, 1 << cell)
-                for mask, size in found:
+                for mask, size in search._regions(full, 1 << cell):
                     masks.setdefault(mask, size)
         self.regions: list[_Region] = []
+        self.starting: list[list[int]] = [[] for _ in range(self.n)]
         for mask, size in sorted(masks.items()):
             first = (mask & -mask).bit_length() - 1
             edge = bit_spread(mask, self.rows, self.cols) & ~mask
             before = tuple(c - (first - w) for c in set_bits(edge & ((1 << first) - 1)))
-            self.regions.append(_Region(mask, size, first, mask.bit_length() - 1, edge, before))
-        self.starting: list[list[int]] = [[] for _ in range(self.n)]
-        for i, r in enumerate(self.regions):
-            self.starting[r.first].append(i)
-        # per clue cell, its regions as (first cell, mask), for the look-ahead
-        self.clue_regions: dict[int, list[tuple[int, int]]] = {}
-        for r in self.regions:
-            for c in set_bits(r.mask):
-                if self.clue[c]:
-                    self.clue_regions.setdefault(c, []).append((r.first, r.mask))
-        for c in self.clue_regions:
-            self.clue_regions[c].sort()
-        self.clue_cells = [c for c in range(self.n) if self.clue[c]]
+            self.starting[first].append(len(self.regions))
+            self.regions.append(_Region(mask, size, mask.bit_length() - 1, edge, before))
         self._cover: dict[tuple[int, ...], tuple[int, dict[int, int]]] = {}
         self._alive: dict[tuple, bool] = {}
         self._sat_alive: dict[tuple, bool] = {}
-        self.sat = sat
+        self.sat = sat and not cuts
         self.model = None
         self.sat_calls = self.sat_refuted = 0
+        self.pockets_counted = 0
+        self.propagate = propagate
 
     def _covered(self, act: tuple[int, ...]) -> tuple[int, dict[int, int]]:
         """The cells the laid regions in ``act`` hold, all together and by region size."""
@@ -114,12 +119,163 @@ class FrontierCount:
             got = self._cover[act] = (cover, by)
         return got
 
-    def _viable(self, p: int, window: tuple[int, ...], by: dict[int, int], sizes: tuple[int, ...],
-                forb: tuple[int, ...]) -> bool:
-        """Whether the clue cells after ``p`` that no laid region holds can still have regions, once cell ``p`` is
+    def count(self, step: Step | None = None) -> int:
+        """The exact count; raises FrontierTimeout past the deadline."""
+        from .regions import RegionTimeout, _deep_recursion
+
+        # a state: (the last row laid, each cell a pocket's number or minus its clued region's size; the open
+        # pockets, numbered in the row's order; the laid clued regions that reach past the cell being laid)
+        try:
+            with _deep_recursion(self.n):
+                return self._sweep({((_NONE,) * self.cols, (), ()): 1}, 0, step)
+        except RegionTimeout:
+            raise FrontierTimeout from None
+
+    def _pocket(self, pocket: Pocket) -> int:
+        """The pictures (or cuts) of a closed pocket: clue-free regions only, none of a size its marks forbid."""
+        mask, marks = pocket
+        parts = self.pockets._parts(mask, dict(marks))
+        if parts is None:
+            return 0
+        self.pockets_counted += 1
+        total = 1
+        for part in parts:
+            total *= self.pockets._count(part, None, 0, 0)
+            if not total:
+                break
+        return total
+
+    def _sweep(self, states: dict[tuple, int], start: int, step: Step | None = None) -> int:
+        """The count of every completion of ``states`` (each with its number of ways), laid from cell ``start``."""
+        w, n, cuts = self.cols, self.n, self.cuts
+        clue, regions, starting = self.clue, self.regions, self.starting
+        calls = 0
+        for p in range(start, n):
+            col = p % w
+            new_states: dict[tuple, int] = {}
+            clued_here = clue[p]
+            right = p + 1 if col < w - 1 else -1
+            down = p + w if p + w < n else -1
+            for state, ways in states.items():
+                calls += 1
+                if calls & 255 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
+                    raise FrontierTimeout
+                row, pockets, act = state
+                cover, by = self._covered(act)
+                up = row[0]
+                left = row[-1] if col else _NONE
+                if (cover >> p) & 1:
+                    v = 0
+                    for k, m in by.items():
+                        if (m >> p) & 1:
+                            v = k
+                            break
+                    marked = list(pockets)
+                    if not cuts:
+                        for e, x in ((up, p - w), (left, p - 1)):
+                            if e >= 0:
+                                marked[e] = _mark(marked[e], v, 1 << x)
+                    self._next(p, row, marked, act, -v, None, new_states, ways)
+                    continue
+                for i in starting[p]:  # a clued region starting here
+                    r = regions[i]
+                    if r.mask & cover:
+                        continue
+                    v = r.size
+                    marked = list(pockets)
+                    if not cuts:
+                        if r.edge & by.get(v, 0):
+                            continue
+                        bad = False
+                        for k in r.before:
+                            e = row[k]
+                            if e >= 0:
+                                marked[e] = _mark(marked[e], v, 1 << (p - w + k))
+                            elif e == -v:
+                                bad = True
+                                break
+                        if bad:
+                            continue
+                    self._next(p, row, marked, act, -v, i if r.last > p else None, new_states, ways)
+                if clued_here:
+                    continue
+                # a hole: it joins the pockets above and to the left
+                marks: dict[int, int] = {}
+                if not cuts:
+                    for e in (up, left):
+                        if -64 < e < 0:
+                            marks[-e] = 1 << p
+                    for x in (right, down):
+                        if x >= 0 and (cover >> x) & 1:
+                            for k, m in by.items():
+                                if (m >> x) & 1:
+                                    marks[k] = 1 << p
+                mask = 1 << p
+                joined = {e for e in (up, left) if e >= 0}
+                for e in joined:
+                    mask |= pockets[e][0]
+                    for k, cells in pockets[e][1]:
+                        marks[k] = marks.get(k, 0) | cells
+                merged = (mask, tuple(sorted(marks.items())))
+                self._next(p, row, list(pockets), act, None, None, new_states, ways, joined, merged)
+            states = new_states
+            self.peak = max(self.peak, len(states))
+            if self.max_states is not None and len(states) > self.max_states:
+                raise FrontierTooBig(f"the frontier count needs more than {self.max_states} states")
+            if step:
+                step(p + 1, n)
+        total = 0
+        for (_row, pockets, _act), ways in states.items():
+            for pocket in pockets:
+                ways *= self._pocket(pocket)
+                if not ways:
+                    break
+            total += ways
+        return total
+
+    def _next(self, p: int, row: tuple[int, ...], pockets: list[Pocket], act: tuple[int, ...], clued: int | None,
+              laid: int | None, new_states: dict[tuple, int], ways: int,
+              joined: set[int] | frozenset[int] = frozenset(), merged: Pocket | None = None) -> None:
+        """Add the state once cell ``p`` is laid: in a clued region of size ``-clued`` (``laid`` its index when it
+        reaches past ``p``), or, with ``clued`` None, as a hole in the pocket ``merged`` (the pockets ``joined``
+        and the cell)."""
+        new = len(pockets)  # the cell's pocket, before renumbering
+        gone = row[0]
+        cells = list(row[1:])
+        if clued is None:
+            cells = [new if x in joined else x for x in cells]
+            cells.append(new)
+        else:
+            cells.append(clued)
+        ids: dict[int, int] = {}
+        out = []
+        for x in cells:
+            if x >= 0:
+                y = ids.get(x)
+                if y is None:
+                    y = ids[x] = len(ids)
+                out.append(y)
+            else:
+                out.append(x)
+        new_pockets = [merged if old == new else pockets[old] for old in ids]  # type: ignore[misc]
+        if gone >= 0 and gone not in ids and gone not in joined:
+            ways *= self._pocket(pockets[gone])  # the sweep has passed it: it is closed
+            if not ways:
+                return
+        new_act = tuple(i for i in act if self.regions[i].last > p)
+        if laid is not None:
+            new_act = tuple(sorted(new_act + (laid,)))
+        window = tuple(out)
+        if not self._viable(p, window, self._covered(new_act)[1]):
+            return
+        key = (window, tuple(new_pockets), new_act)
+        new_states[key] = new_states.get(key, 0) + ways
+
+    def _viable(self, p: int, row: tuple[int, ...], by: dict[int, int]) -> bool:
+        """Whether the clue cells after ``p`` that no laid region holds can still have regions once cell ``p`` is
         laid: the region search's lists, cut to the open cells after ``p`` and the sizes laid regions next to them
-        forbid, then propagated (``RegionSearch._propagate``; never its cover rule, since a clue-free piece on
-        the frontier may still grow into an open cell)."""
+        forbid, then propagated (``RegionSearch._propagate``; never its cover rule, since a pocket on the frontier
+        may still grow into an open cell); and for pictures the CNF check."""
         w, n = self.cols, self.n
         after = ((1 << n) - 1) >> (p + 1) << (p + 1)
         cover = 0
@@ -132,7 +288,7 @@ class FrontierCount:
                 cells = bit_spread(m & after, self.rows, self.cols) & open_
                 if cells:
                     banned[k] = cells
-            for j, e in enumerate(window):
+            for j, e in enumerate(row):
                 if e < 0 and e != _NONE:
                     x = p - w + 1 + j
                     near = 0
@@ -143,61 +299,19 @@ class FrontierCount:
                     near &= open_
                     if near:
                         banned[-e] = banned.get(-e, 0) | near
-        marks = tuple(sorted((k, m) for k, m in banned.items() if k <= self.cap))
-        key = (open_, marks)
-        got = self._alive.get(key)
+        part = (open_, tuple(sorted((k, m) for k, m in banned.items() if k <= self.cap)))
+        got = self._alive.get(part)
         if got is None:
-            got = self._check(key)
-            self._alive[key] = got
-        if not got or self.cuts or not self.sat:
+            got = self._alive[part] = self._propagated(part)
+        if not got or not self.sat:
             return got
-        assume = (window, sizes, forb) + tuple((k, m & after) for k, m in sorted(by.items()) if m & after)
-        got = self._sat_alive.get(assume)
+        key = (p, tuple(e if e < 0 else 0 for e in row)) + tuple((k, m & after) for k, m in sorted(by.items()))
+        got = self._sat_alive.get(key)
         if got is None:
-            got = self._sat_check(p, window, by, after, sizes, forb)
-            self._sat_alive[assume] = got
+            got = self._sat_alive[key] = self._sat_check(p, row, by, after)
         return got
 
-    def _sat_check(self, p: int, window: tuple[int, ...], by: dict[int, int], after: int, sizes: tuple[int, ...],
-                   forb: tuple[int, ...]) -> bool:
-        """False when the CNF engine proves no picture labels the laid clued cells on the frontier and the cells
-        laid regions hold after ``p`` with their regions' sizes (every completion of the state does)."""
-        from .clock import Clock
-        from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
-
-        search = self.search
-        if self.model is None:
-            engine = DEFAULT_ENGINE
-            cap = None if self.cap >= self.n else self.cap
-            self.model = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
-            self.model.pin([self.model.lit(c, v) for c, v in enumerate(self.clue) if v])
-        model = self.model
-        labels = [(p - self.cols + 1 + j, -e) for j, e in enumerate(window) if e < 0 and e != _NONE]
-        for k, m in by.items():
-            labels.extend((c, k) for c in set_bits(m & after))
-        assume = []
-        for c, v in labels:
-            if v > model.k:
-                v = BIG
-            if model.has(c, v):
-                assume.append(model.lit(c, v))
-        for j, e in enumerate(window):
-            if e >= 0:
-                c = p - self.cols + 1 + j
-                low, banned = sizes[e], forb[e]
-                for v in range(1, model.k + 1):
-                    if (v < low or (banned >> v) & 1) and model.has(c, v):
-                        assume.append(-model.lit(c, v))
-        self.sat_calls += 1
-        try:
-            alive = model.solve(assume, Clock(conflicts=2000)) is not None
-        except Interrupted:
-            return True
-        if not alive:
-            self.sat_refuted += 1
-        return alive
-
-    def _check(self, part: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+    def _propagated(self, part: Pocket) -> bool:
         search = self.search
         valid = {}
         for c in set_bits(part[0] & search.clued):
@@ -207,198 +321,45 @@ class FrontierCount:
             if not alive:
                 return False
             valid[c] = alive
-        return search._propagate(part, valid, False)
+        return not self.propagate or search._propagate(part, valid, False)
 
-    def count(self, step: Step | None = None) -> int:
-        """The exact count; raises FrontierTimeout past the deadline."""
-        # state: (window: the last w cells laid, each a piece number or minus its region's size; piece sizes;
-        # the sizes each piece may not take (a bit set); the sorted pairs of touching pieces kept apart;
-        # the laid clued regions that reach past the cell being laid)
-        return self._sweep({((_NONE,) * self.cols, (), (), (), ()): 1}, 0, step)
+    def _sat_check(self, p: int, row: tuple[int, ...], by: dict[int, int], after: int) -> bool:
+        """False when the CNF engine proves that no picture labels the laid clued cells on the frontier row and the
+        cells laid regions hold after ``p`` with their regions' sizes (as every completion of the state does)."""
+        from .clock import Clock
+        from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
 
-    def _sweep(self, states: dict[tuple, int], start: int, step: Step | None = None) -> int:
-        """The count of every completion of ``states`` (each with its number of ways), laid from cell ``start``."""
-        w, n, cap, cuts = self.cols, self.n, self.cap, self.cuts
-        clue, regions, starting = self.clue, self.regions, self.starting
-        calls = 0
-        for p in range(start, n):
-            col = p % w
-            new_states: dict[tuple, int] = {}
-            get = new_states.get
-            clued_here = clue[p]
-            right = p + 1 if col < w - 1 else -1
-            down = p + w if p + w < n else -1
-            for state, ways in states.items():
-                calls += 1
-                if calls & 1023 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
-                    raise FrontierTimeout
-                window, sizes, forb, apart, act = state
-                cover, by = self._covered(act)
-                up = window[0]
-                left = window[-1] if col else _NONE
-                if (cover >> p) & 1:
-                    v = 0
-                    for k, m in by.items():
-                        if (m >> p) & 1:
-                            v = k
-                            break
-                    f = list(forb)
-                    if not cuts:
-                        if up >= 0:
-                            f[up] |= 1 << v
-                        if left >= 0:
-                            f[left] |= 1 << v
-                    nxt = self._next(p, window, sizes, f, apart, act, -v, None, (), -1, 0, 0)
-                    if nxt is not None:
-                        new_states[nxt] = get(nxt, 0) + ways
-                    continue
-                # a clued region starting here
-                for i in starting[p]:
-                    r = regions[i]
-                    if r.mask & cover:
-                        continue
-                    v = r.size
-                    f = list(forb)
-                    if not cuts:
-                        if r.edge & by.get(v, 0):
-                            continue
-                        bad = False
-                        bit = 1 << v
-                        for k in r.before:
-                            e = window[k]
-                            if e >= 0:
-                                f[e] |= bit
-                            elif e == -v:
-                                bad = True
-                                break
-                        if bad:
-                            continue
-                    nxt = self._next(p, window, sizes, f, apart, act, -v, i if r.last > p else None, (), -1, 0, 0)
-                    if nxt is not None:
-                        new_states[nxt] = get(nxt, 0) + ways
-                if clued_here:
-                    continue
-                # a clue-free cell: it joins the pieces above and to the left, or not
-                near = 0  # the sizes of clued regions next to it
-                if not cuts:
-                    if -64 < up < 0:
-                        near |= 1 << -up
-                    if -64 < left < 0:
-                        near |= 1 << -left
-                    if right >= 0 and (cover >> right) & 1 or down >= 0 and (cover >> down) & 1:
-                        for k, m in by.items():
-                            if right >= 0 and (m >> right) & 1 or down >= 0 and (m >> down) & 1:
-                                near |= 1 << k
-                pu = up if up >= 0 else -1
-                pl = left if left >= 0 else -1
-                if pu >= 0 and pl >= 0 and pu != pl:
-                    options: tuple[tuple[int, ...], ...] = ((), (pu,), (pl,), (min(pu, pl), max(pu, pl)))
-                elif pu >= 0 or pl >= 0:
-                    options = ((), (max(pu, pl),))
-                else:
-                    options = ((),)
-                for joined in options:
-                    if len(joined) == 2 and joined in apart:
-                        continue
-                    size = 1
-                    fb = near
-                    for j in joined:
-                        size += sizes[j]
-                        fb |= forb[j]
-                    if size > cap:
-                        continue
-                    nxt = self._next(p, window, sizes, list(forb), apart, act, None, None, joined, size, fb,
-                                     (pu if pu >= 0 and pu not in joined else -1, pl if pl >= 0 and pl not in joined
-                                      and pl != pu else -1))
-                    if nxt is not None:
-                        new_states[nxt] = get(nxt, 0) + ways
-            states = new_states
-            self.peak = max(self.peak, len(states))
-            if self.max_states is not None and len(states) > self.max_states:
-                raise FrontierTooBig(f"the frontier count needs more than {self.max_states} states")
-            if step:
-                step(p + 1, n)
-        total = 0
-        for (_window, sizes, forb, apart, _act), ways in states.items():
-            if not cuts:
-                if any((forb[j] >> sizes[j]) & 1 for j in range(len(sizes))):
-                    continue
-                if any(sizes[a] == sizes[b] for a, b in apart):
-                    continue
-            total += ways
-        return total
+        if self.model is None:
+            engine = DEFAULT_ENGINE
+            cap = None if self.cap >= self.n else self.cap
+            self.model = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
+            self.model.pin([self.model.lit(c, v) for c, v in enumerate(self.clue) if v])
+        model = self.model
+        labels = [(p - self.cols + 1 + j, -e) for j, e in enumerate(row) if e < 0 and e != _NONE]
+        for k, m in by.items():
+            labels.extend((c, k) for c in set_bits(m & after))
+        assume = []
+        for c, v in labels:
+            if v > model.k:
+                v = BIG
+            if model.has(c, v):
+                assume.append(model.lit(c, v))
+        self.sat_calls += 1
+        try:
+            alive = model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is not None
+        except Interrupted:
+            return True
+        if not alive:
+            self.sat_refuted += 1
+        return alive
 
-    def _next(self, p: int, window: tuple[int, ...], sizes: tuple[int, ...], forb: list[int],
-              apart: tuple[tuple[int, int], ...], act: tuple[int, ...], clued: int | None, laid: int | None,
-              joined: tuple[int, ...], size: int, fb: int, touching: tuple[int, int] | int) -> tuple | None:
-        """The state once cell ``p`` is laid: in a clued region of size ``-clued`` (``laid`` its index when it
-        reaches past ``p``), or, with ``clued`` None, in a clue-free piece of ``size`` cells made of the pieces
-        ``joined`` and the cell, which may not take the sizes ``fb`` and touches the pieces ``touching``."""
-        cuts = self.cuts
-        new = len(sizes)  # the cell's piece, before renumbering
-        gone = window[0]
-        cells = list(window[1:])
-        if clued is None:
-            cells = [new if x in joined else x for x in cells]
-            cells.append(new)
-        else:
-            cells.append(clued)
-        # renumber the pieces in window order
-        ids: dict[int, int] = {}
-        out = []
-        for x in cells:
-            if x >= 0:
-                y = ids.get(x)
-                if y is None:
-                    y = ids[x] = len(ids)
-                out.append(y)
-            else:
-                out.append(x)
-        m = len(ids)
-        new_sizes = [0] * m
-        new_forb = [0] * m
-        for old, y in ids.items():
-            if old == new:
-                new_sizes[y] = size
-                new_forb[y] = fb
-            else:
-                new_sizes[y] = sizes[old]
-                new_forb[y] = forb[old]
-        closed = gone if gone >= 0 and gone not in ids and gone not in joined else -1
-        if closed >= 0 and not cuts and (forb[closed] >> sizes[closed]) & 1:
-            return None
-        pairs = set()
-        pair_list = list(apart)
-        if clued is None and not isinstance(touching, int):
-            for t in touching:
-                if t >= 0:
-                    pair_list.append((t, new))
-        for a, b in pair_list:
-            if a in joined:
-                a = new
-            if b in joined:
-                b = new
-            if a == closed or b == closed:
-                if not cuts:
-                    other = b if a == closed else a
-                    new_forb[ids[other]] |= 1 << sizes[closed]
-                continue
-            a, b = ids[a], ids[b]
-            pairs.add((a, b) if a < b else (b, a))
-        if not cuts:
-            for y in range(m):
-                s = new_sizes[y]
-                room = (1 << (self.cap - s + 1)) - 1  # the sizes it may still end with, from s up
-                f = (new_forb[y] >> s) & room
-                if f == room:
-                    return None  # every size it could still take is forbidden
-                new_forb[y] = f << s
-        new_act = tuple(i for i in act if self.regions[i].last > p)
-        if laid is not None:
-            new_act = tuple(sorted(new_act + (laid,)))
-        if not self._viable(p, tuple(out), self._covered(new_act)[1], tuple(new_sizes), tuple(new_forb)):
-            return None
-        return (tuple(out), tuple(new_sizes), tuple(new_forb), tuple(sorted(pairs)), new_act)
+
+def _mark(pocket: Pocket, size: int, cells: int) -> Pocket:
+    """The pocket with ``cells`` of it next to a laid region of ``size``."""
+    mask, marks = pocket
+    d = dict(marks)
+    d[size] = d.get(size, 0) | cells
+    return mask, tuple(sorted(d.items()))
 
 
 def count_frontier(puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
