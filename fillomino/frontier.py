@@ -106,6 +106,10 @@ class FrontierCount:
         self.pockets_counted = 0
         self.propagate = propagate
 
+    def _tick(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise FrontierTimeout
+
     def _covered(self, act: tuple[int, ...]) -> tuple[int, dict[int, int]]:
         """The cells the laid regions in ``act`` hold, all together and by region size."""
         got = self._cover.get(act)
@@ -158,8 +162,8 @@ class FrontierCount:
             down = p + w if p + w < n else -1
             for state, ways in states.items():
                 calls += 1
-                if calls & 255 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
-                    raise FrontierTimeout
+                if calls & 255 == 0:
+                    self._tick()
                 row, pockets, act = state
                 cover, by = self._covered(act)
                 up = row[0]
