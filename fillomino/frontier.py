@@ -32,6 +32,12 @@ Step = Callable[[int, int], None]
 
 SAT_CONFLICTS = 2_000
 """The CNF check of a state gives up (keeping the state) after this many conflicts: it only prunes."""
+SAT_START = 32
+"""CNF checks allowed before any has refuted."""
+SAT_CREDIT = 2
+"""CNF checks a refutation pays for: the checks go on while at least one in two refutes."""
+SAT_SAMPLE = 64
+"""Out of credit, one new state key in this many is still checked (so a board that starts paying is noticed)."""
 
 
 class FrontierTimeout(TimeoutError):
@@ -102,7 +108,8 @@ class FrontierCount:
         self._sat_alive: dict[tuple, bool] = {}
         self.sat = sat and not cuts
         self.model = None
-        self.sat_calls = self.sat_refuted = 0
+        self.sat_calls = self.sat_refuted = self.sat_eligible = 0
+        self.sat_credit = SAT_START
         self.pockets_counted = 0
         self.propagate = propagate
 
@@ -312,7 +319,13 @@ class FrontierCount:
         key = (p, tuple(e if e < 0 else 0 for e in row)) + tuple((k, m & after) for k, m in sorted(by.items()))
         got = self._sat_alive.get(key)
         if got is None:
+            # rationed as the region search's checks are, by counts (never the clock): each call spends a
+            # credit, each refutation earns SAT_CREDIT, and without credit one new key in SAT_SAMPLE is asked
+            self.sat_eligible += 1
+            if self.sat_credit <= 0 and self.sat_eligible % SAT_SAMPLE:
+                return True
             got = self._sat_alive[key] = self._sat_check(p, row, by, after)
+            self.sat_credit += -1 if got else SAT_CREDIT - 1
         return got
 
     def _propagated(self, part: Pocket) -> bool:
