@@ -235,13 +235,13 @@ class _Run:
         from .regions import RegionTimeout
 
         self.method, self.found = "frontier", 0
-        sweep = FrontierCount(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline())
-
-        def step(done: int, total: int) -> None:
-            self.display.advance()
-            self.display.note(f"frontier: cell {done}/{total}, {sweep.peak} states at most")
-
         try:
+            sweep = FrontierCount(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline())
+
+            def step(done: int, total: int) -> None:
+                self.display.advance()
+                self.display.note(f"frontier: cell {done}/{total}, {sweep.peak} states at most")
+
             n = sweep.count(step)
         except (FrontierTimeout, RegionTimeout):
             return self.result(0, False, "frontier")

@@ -67,18 +67,18 @@ Pocket = tuple[int, tuple[tuple[int, int], ...]]
 class FrontierCount:
     """One count (pictures, or ``cuts``) of ``puzzle`` with regions of at most ``max_size`` cells.
 
-    ``deadline`` (time.monotonic()) raises FrontierTimeout; ``max_states`` raises FrontierTooBig; ``sat``
-    asks the CNF engine about each new state (pictures only) and ``propagate`` runs the region search's list
-    propagation on it: both only end dead states early."""
+    ``deadline`` (time.monotonic()) raises FrontierTimeout, from building the lists too; ``max_states`` raises
+    FrontierTooBig; ``sat`` asks the CNF engine about each new state (pictures only) and ``propagate`` runs the
+    region search's list propagation on it: both only end dead states early."""
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, max_states: int | None = None, sat: bool = True,
                  propagate: bool = True) -> None:
-        from .regions import RegionSearch
+        from .regions import RegionSearch, RegionTimeout
 
         # the lists and the propagation; and, without CNF checks (they read laid labels this sweep does not
         # keep there), the pockets' counts
-        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size)
+        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline)
         self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None)
         search = self.search
         self.rows, self.cols, self.n = search.rows, search.cols, search.n
@@ -91,10 +91,13 @@ class FrontierCount:
         w = self.cols
         full = ((1 << self.n) - 1, ())
         masks: dict[int, int] = {}
-        for cell in range(self.n):
-            if self.clue[cell]:
-                for mask, size in search._regions(full, 1 << cell):
-                    masks.setdefault(mask, size)
+        try:
+            for cell in range(self.n):
+                if self.clue[cell]:
+                    for mask, size in search._regions(full, 1 << cell):
+                        masks.setdefault(mask, size)
+        except RegionTimeout:
+            raise FrontierTimeout from None
         self.regions: list[_Region] = []
         self.starting: list[list[int]] = [[] for _ in range(self.n)]
         for mask, size in sorted(masks.items()):

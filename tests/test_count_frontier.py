@@ -94,6 +94,19 @@ def test_spent_budget_is_unknown_not_a_guess():
     assert (result.status, result.exact, result.method) == ("unknown", False, "frontier")
 
 
+def test_a_big_board_stops_at_its_budget_even_while_building_its_lists():
+    from pathlib import Path
+
+    from fillomino.formats import read_puzzle
+    from fillomino.solvers import Budget
+
+    stored = read_puzzle(str(Path(__file__).resolve().parents[1] / "corpus" / "30x30" / "30x30-s2.txt"))
+    start = time.monotonic()
+    result = count(Puzzle(stored.rows, stored.cols, stored.clues), method="frontier", budget=Budget(seconds=1.0))
+    assert result.status == "unknown" and result.method == "frontier"
+    assert time.monotonic() - start < 15
+
+
 def test_too_many_states_raises():
     board = _picture_board(5, 5, 0.45, 36)
     assert FrontierCount(board).count() == count_regions(board)
