@@ -9,13 +9,14 @@ sizes laid regions next to them forbid) and the count multiplies the state's. Ev
 regions plus the pictures of its pockets, so each is counted once.
 
 The state forgets the far side: the last row laid (a pocket's number, or the size of the clued region
-there), the open pockets (cells and forbidden sizes), and the cell sizes of the laid clued regions that reach
-past the cell being laid. So choices in different corners of the board combine through the states' counts,
-not one by one as in the region search. Pruning, all exact: a clued region may not overlap a laid one nor
-(pictures) touch one of its size; after each cell the clue cells still to be covered keep the region
-search's lists, cut to the open cells and propagated, and (pictures) the CNF engine is asked whether any
-picture labels the laid clued cells on the frontier and beyond as the state says. No region size is capped
-unless ``max_size`` says so.
+there), the open pockets (cells and forbidden sizes), and, per size, the cells ahead that laid clued regions
+hold (not which regions: layouts that differ only behind the frontier merge). So choices in different
+corners of the board combine through the states' counts, not one by one as in the region search.
+
+Pruning, all exact: a clued region may not overlap a laid one nor (pictures) touch one of its size; after
+each cell the clue cells still to be covered keep the region search's lists, cut to the open cells and
+propagated, and (pictures) the CNF engine is asked whether any picture labels the laid clued cells on the
+frontier and beyond as the state says. No region size is capped unless ``max_size`` says so.
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ class FrontierTooBig(FillominoError):
 class _Region:
     mask: int
     size: int
-    last: int
     edge: int  # the cells next to the region
     before: tuple[int, ...]  # the cells next to it laid before its first cell, as offsets in the frontier row
 
@@ -105,8 +105,8 @@ class FrontierCount:
             edge = bit_spread(mask, self.rows, self.cols) & ~mask
             before = tuple(c - (first - w) for c in set_bits(edge & ((1 << first) - 1)))
             self.starting[first].append(len(self.regions))
-            self.regions.append(_Region(mask, size, mask.bit_length() - 1, edge, before))
-        self._cover: dict[tuple[int, ...], tuple[int, dict[int, int]]] = {}
+            self.regions.append(_Region(mask, size, edge, before))
+        self._cover: dict[tuple[tuple[int, int], ...], tuple[int, dict[int, int]]] = {}
         self._alive: dict[tuple, bool] = {}
         self._sat_alive: dict[tuple, bool] = {}
         self.sat = sat and not cuts
@@ -120,17 +120,14 @@ class FrontierCount:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise FrontierTimeout
 
-    def _covered(self, act: tuple[int, ...]) -> tuple[int, dict[int, int]]:
-        """The cells the laid regions in ``act`` hold, all together and by region size."""
-        got = self._cover.get(act)
+    def _covered(self, ahead: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, int]]:
+        """The cells ahead that laid regions hold, all together and by region size."""
+        got = self._cover.get(ahead)
         if got is None:
             cover = 0
-            by: dict[int, int] = {}
-            for i in act:
-                r = self.regions[i]
-                cover |= r.mask
-                by[r.size] = by.get(r.size, 0) | r.mask
-            got = self._cover[act] = (cover, by)
+            for _, m in ahead:
+                cover |= m
+            got = self._cover[ahead] = (cover, dict(ahead))
         return got
 
     def count(self, step: Step | None = None) -> int:
@@ -138,7 +135,7 @@ class FrontierCount:
         from .regions import RegionTimeout, _deep_recursion
 
         # a state: (the last row laid, each cell a pocket's number or minus its clued region's size; the open
-        # pockets, numbered in the row's order; the laid clued regions that reach past the cell being laid)
+        # pockets, numbered in the row's order; per size, the cells ahead that laid clued regions of it hold)
         try:
             with _deep_recursion(self.n):
                 return self._sweep({((_NONE,) * self.cols, (), ()): 1}, 0, step)
@@ -174,8 +171,8 @@ class FrontierCount:
                 calls += 1
                 if calls & 255 == 0:
                     self._tick()
-                row, pockets, act = state
-                cover, by = self._covered(act)
+                row, pockets, ahead = state
+                cover, by = self._covered(ahead)
                 up = row[0]
                 left = row[-1] if col else _NONE
                 if (cover >> p) & 1:
@@ -189,7 +186,7 @@ class FrontierCount:
                         for e, x in ((up, p - w), (left, p - 1)):
                             if e >= 0:
                                 marked[e] = _mark(marked[e], v, 1 << x)
-                    self._next(p, row, marked, act, -v, None, new_states, ways)
+                    self._next(p, row, marked, by, -v, 0, new_states, ways)
                     continue
                 for i in starting[p]:  # a clued region starting here
                     r = regions[i]
@@ -210,7 +207,7 @@ class FrontierCount:
                                 break
                         if bad:
                             continue
-                    self._next(p, row, marked, act, -v, i if r.last > p else None, new_states, ways)
+                    self._next(p, row, marked, by, -v, r.mask, new_states, ways)
                 if clued_here:
                     continue
                 # a hole: it joins the pockets above and to the left
@@ -231,7 +228,7 @@ class FrontierCount:
                     for k, cells in pockets[e][1]:
                         marks[k] = marks.get(k, 0) | cells
                 merged = (mask, tuple(sorted(marks.items())))
-                self._next(p, row, list(pockets), act, None, None, new_states, ways, joined, merged)
+                self._next(p, row, list(pockets), by, None, 0, new_states, ways, joined, merged)
             states = new_states
             self.peak = max(self.peak, len(states))
             if self.max_states is not None and len(states) > self.max_states:
@@ -239,7 +236,7 @@ class FrontierCount:
             if step:
                 step(p + 1, n)
         total = 0
-        for (_row, pockets, _act), ways in states.items():
+        for (_row, pockets, _ahead), ways in states.items():
             for pocket in pockets:
                 ways *= self._pocket(pocket)
                 if not ways:
@@ -247,11 +244,11 @@ class FrontierCount:
             total += ways
         return total
 
-    def _next(self, p: int, row: tuple[int, ...], pockets: list[Pocket], act: tuple[int, ...], clued: int | None,
-              laid: int | None, new_states: dict[tuple, int], ways: int,
+    def _next(self, p: int, row: tuple[int, ...], pockets: list[Pocket], by: dict[int, int], clued: int | None,
+              laid: int, new_states: dict[tuple, int], ways: int,
               joined: set[int] | frozenset[int] = frozenset(), merged: Pocket | None = None) -> None:
-        """Add the state once cell ``p`` is laid: in a clued region of size ``-clued`` (``laid`` its index when it
-        reaches past ``p``), or, with ``clued`` None, as a hole in the pocket ``merged`` (the pockets ``joined``
+        """Add the state once cell ``p`` is laid: in a clued region of size ``-clued`` (``laid`` its cells when it
+        starts here), or, with ``clued`` None, as a hole in the pocket ``merged`` (the pockets ``joined``
         and the cell)."""
         new = len(pockets)  # the cell's pocket, before renumbering
         gone = row[0]
@@ -276,13 +273,15 @@ class FrontierCount:
             ways *= self._pocket(pockets[gone])  # the sweep has passed it: it is closed
             if not ways:
                 return
-        new_act = tuple(i for i in act if self.regions[i].last > p)
-        if laid is not None:
-            new_act = tuple(sorted(new_act + (laid,)))
+        after = ((1 << self.n) - 1) >> (p + 1) << (p + 1)
+        held = dict(by)
+        if laid:
+            held[-clued] = held.get(-clued, 0) | laid  # type: ignore[operator]
+        ahead = tuple((k, m & after) for k, m in sorted(held.items()) if m & after)
         window = tuple(out)
-        if not self._viable(p, window, self._covered(new_act)[1]):
+        if not self._viable(p, window, self._covered(ahead)[1]):
             return
-        key = (window, tuple(new_pockets), new_act)
+        key = (window, tuple(new_pockets), ahead)
         new_states[key] = new_states.get(key, 0) + ways
 
     def _viable(self, p: int, row: tuple[int, ...], by: dict[int, int]) -> bool:
