@@ -9,6 +9,8 @@ parts were cached by their shape moved to the top-left corner, and the CNF check
 skipped because another open part was still pending. Nothing is written: the figures go into the
 analysis under the count_clued table by hand. ``--walks N`` adds Knuth's random-walk estimate of each
 count (an estimate, printed as one, to tell which side of a target a board is on; never a count).
+``--frontier`` instead times the frontier sweep (``fillomino.frontier``) against the region search the same way
+(alternated, ``--repeat`` times, each under ``--seconds`` CPU seconds), with the sweep's peak of states.
 ``--against COMMIT`` instead times the region search of that commit (its whole fillomino package, loaded by
 benchmarks/older.py) against this one's, alternated in one process, ``--repeat`` times each, each under a budget
 of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
@@ -201,6 +203,56 @@ def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float,
     print(f"| total | | | {totals[0]:.2f} | {totals[1]:.2f} |")
 
 
+def timed_frontier(puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float, int]:
+    """(count or ``>Ns``, CPU seconds, peak states) of one frontier sweep under a CPU-time budget."""
+    from fillomino.frontier import FrontierCount, FrontierTimeout
+
+    sweep = FrontierCount(puzzle, cuts=cuts)
+    end = time.process_time() + seconds
+    calls = 0
+
+    def tick() -> None:
+        nonlocal calls
+        calls += 1
+        if calls % 64 == 0 and time.process_time() > end:
+            raise FrontierTimeout
+
+    sweep._tick = tick  # type: ignore[method-assign]
+    sweep.pockets._tick = tick  # type: ignore[method-assign]
+    start = time.process_time()
+    try:
+        got = str(sweep.count())
+    except FrontierTimeout:
+        got = f">{seconds:.0f}s"
+    return got, time.process_time() - start, sweep.peak
+
+
+def compare_frontier(boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
+    """Each board by the region search and by the frontier sweep, alternated, best CPU time of ``repeat``."""
+    import fillomino.regions as now
+
+    totals = [0.0, 0.0]
+    print("| board | kind | count | regions CPU s | frontier CPU s | frontier peak states |")
+    print("|---|---|---:|---:|---:|---:|")
+    for name, puzzle, cuts in boards:
+        best = [math.inf, math.inf]
+        got = ["", ""]
+        peak = 0
+        for _ in range(repeat):
+            got[0], cpu = timed(now, puzzle, cuts, seconds)
+            best[0] = min(best[0], cpu)
+            got[1], cpu, peak = timed_frontier(puzzle, cuts, seconds)
+            best[1] = min(best[1], cpu)
+        if got[0].isdigit() and got[1].isdigit() and got[0] != got[1]:
+            raise SystemExit(f"DISAGREE {name}: {got}")
+        counts = got[1] if got[0] == got[1] else f"{got[0]} / {got[1]}"
+        for i in (0, 1):
+            totals[i] += best[i]
+        print(f"| {name} | {'cuts' if cuts else 'pictures'} | {counts} | {best[0]:.2f} | {best[1]:.2f} | {peak} |",
+              flush=True)
+    print(f"| total | | | {totals[0]:.2f} | {totals[1]:.2f} | |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="+", help="board names as in the count_clued table; ':cuts' for cuts")
@@ -209,6 +261,7 @@ def main() -> int:
     ap.add_argument("--walks", type=int, default=0, help="also estimate each count by this many random walks")
     ap.add_argument("--against", metavar="COMMIT", help="time that commit's region search against this one's")
     ap.add_argument("--repeat", type=int, default=1, help="with --against: runs of each, best CPU time kept")
+    ap.add_argument("--frontier", action="store_true", help="time the frontier sweep against the region search")
     args = ap.parse_args()
     known = {name: Puzzle(r, c, clues) for name, r, c, clues in random_boards(args.seed, 4) + drafts(args.seed, 3,
                                                                                                     [2, 6, 12])}
@@ -220,6 +273,10 @@ def main() -> int:
                 print(f"no board named {name!r}", file=sys.stderr)
                 return 2
             known[name] = found
+    if args.frontier:
+        compare_frontier([(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts")) for w in args.boards],
+                         args.seconds, args.repeat)
+        return 0
     if args.against:
         compare(args.against, [(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts"))
                                for w in args.boards], args.seconds, args.repeat)

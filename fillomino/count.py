@@ -1,6 +1,7 @@
 """Exact solution counting: pictures (solutions) or cuts (partitions into regions, rule 3 dropped).
 
-Four exact methods: the region-laying search with cached parts (``fillomino.regions``), a
+Five exact methods: the region-laying search with cached parts (``fillomino.regions``), a
+frontier sweep laying clued regions whole and counting the pockets they leave (``fillomino.frontier``), a
 transfer-matrix dynamic program (``fillomino.transfer``), blocking-clause enumeration on the CNF
 engine, and the Ganak model counter on the complete static CNF of ``fillomino.encode.counting``.
 ``method="auto"`` chooses by the board alone (never by the clock), so a board always gets the same
@@ -27,7 +28,7 @@ from .puzzle import FillominoError, Grid, Puzzle, plural, to_grid, validate_max_
 if TYPE_CHECKING:
     from .solvers import Budget
 
-METHODS = ("auto", "regions", "enumerate", "transfer", "ganak")
+METHODS = ("auto", "regions", "frontier", "enumerate", "transfer", "ganak")
 TRANSFER_MAX_WIDTH = 6
 """auto: a clue-free board whose narrow side has at most this many cells goes to the transfer matrix."""
 STUCK_PARTS = 500
@@ -186,6 +187,8 @@ class _Run:
             return self.transfer()
         if method == "ganak":
             return self.ganak()
+        if method == "frontier" and self.limit is None:
+            return self.frontier()
         if not chosen or self.limit is not None:
             return self.regions()
         from .regions import RegionsStuck
@@ -225,6 +228,24 @@ class _Run:
         except RecursionError:
             raise FillominoError("board too large for the region search: try --method enumerate") from None
         return self.result(n, True, "regions")
+
+    def frontier(self) -> CountResult:
+        """The frontier sweep (no listing: with a limit, ``go`` lists by the region search instead)."""
+        from .frontier import FrontierCount, FrontierTimeout
+        from .regions import RegionTimeout
+
+        self.method, self.found = "frontier", 0
+        try:
+            sweep = FrontierCount(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline())
+
+            def step(done: int, total: int) -> None:
+                self.display.advance()
+                self.display.note(f"frontier: cell {done}/{total}, {sweep.peak} states at most")
+
+            n = sweep.count(step)
+        except (FrontierTimeout, RegionTimeout):
+            return self.result(0, False, "frontier")
+        return self.result(n, True, "frontier")
 
     def enumerate(self, stop: int | None) -> CountResult:
         """Count solutions one by one; stops after ``stop`` of them or at the deadline (then exact=False)."""

@@ -20,7 +20,8 @@ EPILOG = """examples:
 
 A cut is a partition of the grid into connected regions, each labelled by its size; a solution
 (picture) is a cut whose touching regions differ in size. Methods: regions (lays whole regions,
-counts the parts they cut off once each), enumerate (one by one on the CNF engine), transfer
+counts the parts they cut off once each), frontier (a sweep laying clued regions whole, the
+clue-free pockets they leave counted once closed), enumerate (one by one on the CNF engine), transfer
 (row-by-row dynamic program, narrow boards), ganak (model counter on a complete CNF, needs
 pip install 'fillomino[count]'); auto takes transfer for a clue-free board at most 6 wide and
 regions for everything else (by the board, never by the clock).
@@ -41,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, metavar="N", help='stop at N and report "at least N"')
     p.add_argument(
         "--method",
-        choices=("auto", "regions", "enumerate", "transfer", "ganak"),
+        choices=("auto", "regions", "frontier", "enumerate", "transfer", "ganak"),
         default="auto",
         help="counting method (default: auto)",
     )
