@@ -63,3 +63,27 @@ class Clock:
         here as it spends them. Spent alone, it means the question was long; the budget may have time left."""
         allowance = conflicts if self.conflicts is None else min(conflicts, self.conflicts)
         return Clock(self.end, allowance, parent=self)
+
+
+@dataclass
+class Work:
+    """A budget counted in a deterministic search's own checkpoints instead of time: each ``late()`` is one
+    unit. The search stops at the same point on every machine, so what it decides (a generator's puzzle)
+    never depends on the machine's speed or load."""
+
+    left: int
+
+    def late(self) -> bool:
+        """Spend one unit; whether the budget is now spent."""
+        self.left -= 1
+        return self.left < 0
+
+
+def past(deadline: float | Work | None) -> bool:
+    """Whether a CPU deadline (a ``time.process_time()`` value) has passed or a Work budget is spent (this check
+    counting as one unit); None never is."""
+    if deadline is None:
+        return False
+    if isinstance(deadline, Work):
+        return deadline.late()
+    return time.process_time() > deadline

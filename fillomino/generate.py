@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from .clock import Work
 from .grid import distances, neighbour_table
 from .partition import Stream, default_weights, random_answer, size_table
 from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, validate_shape
@@ -67,11 +68,12 @@ about its halves right after."""
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
 
-RATING_SECONDS = 2.0
-RATING_SECONDS_PER_CELL = 0.02
-"""Default CPU budget of one rating: RATING_SECONDS + RATING_SECONDS_PER_CELL * cells. A rating that runs
-out counts as "not solved at this level" (the clue stays): generous, so that it almost never happens,
-since a rating cut short by a slow machine could change the puzzle (``Generated.rating_timeouts``)."""
+RATING_WORK = 20_000
+RATING_WORK_CELLS = 2_000_000
+"""Default budget of one rating, in the rater's own checks (a clock.Work): RATING_WORK + RATING_WORK_CELLS //
+cells. A rating that runs out counts as "not solved at this level" (the clue stays). Counted in checks, not
+time, so that where a rating stops, and so the puzzle, is the same on every machine; a check costs about a
+microsecond per cell here, so this is about 2 + 0.02 * cells CPU seconds on the machine it was measured on."""
 
 
 @dataclass
@@ -97,7 +99,8 @@ class Generated:
     orders: int = 0
     """Removal orders tried, over every answer."""
     rating_timeouts: int = 0
-    """Ratings that ran out of their budget and counted as not solved (0: the puzzle depends on no timing)."""
+    """Ratings that ran out of their budget and counted as not solved (with a CPU ``rating_budget``, anything but
+    0 means the puzzle depended on the machine's speed; with the default work budget it never does)."""
 
 
 def generate(
@@ -116,6 +119,7 @@ def generate(
     threads: int = 1,
     carving: Carving | None = None,
     rating_budget: float | None = None,
+    rating_work: int | None = None,
 ) -> Generated:
     """A unique puzzle from ``seed``: the same version, seed and options give the same puzzle anywhere.
 
@@ -129,19 +133,21 @@ def generate(
     uniqueness questions race differently tuned CNF solvers in that many processes: faster on big
     grids, and the same puzzle (every answer is exact, whoever gives it). ``carving`` splits the
     minimal level's questions between engines differently (A/B runs, tests); it too changes only the
-    time. ``rating_budget``: CPU seconds of one rating (default RATING_SECONDS + per cell).
+    time. ``rating_budget``: CPU seconds of one rating, which makes the puzzle depend on the machine's speed
+    wherever a rating runs out (default None: a work budget, the same everywhere). ``rating_work``: that work
+    budget in the rater's checks (default RATING_WORK + RATING_WORK_CELLS // cells).
     """
     validate_shape(rows, cols)
     if level not in LEVELS:
         raise FillominoError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     if threads < 1:
         raise FillominoError(f"threads must be at least 1, got {threads}")
+    if rating_work is not None and rating_work < 1:
+        raise FillominoError(f"rating_work must be at least 1, got {rating_work}")
     cap = min(max_size, rows * cols)
     size_table(cap, size_weights)  # refuse bad weights before any work
     orbits = symmetry_orbits(rows, cols, symmetry)
     _check_clue_limits(rows * cols, min_clues, max_clues)
-    if rating_budget is None:
-        rating_budget = RATING_SECONDS + RATING_SECONDS_PER_CELL * rows * cols
     start = time.perf_counter()
     checks = 0
     made = _Made()
@@ -155,7 +161,8 @@ def generate(
             found = kept if max_clues is None or len(kept) <= max_clues else None
             rating = None
         else:
-            carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget)
+            carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget,
+                                  rating_work)
             try:
                 found, rating = carver.run(rng)
                 made.add(carver)
@@ -541,7 +548,8 @@ class _LevelCarver:
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
-                 min_clues: int | None, max_clues: int | None, rating_budget: float) -> None:
+                 min_clues: int | None, max_clues: int | None, rating_budget: float | None,
+                 rating_work: int | None = None) -> None:
         self.answer = answer
         self.values = flatten(answer)
         self.rows, self.cols = len(answer), len(answer[0])
@@ -551,6 +559,7 @@ class _LevelCarver:
         self.rules = _ClueRules(self.values, self.rows, self.cols, clue_every_region, min_clues)
         self.max_clues = max_clues
         self.rating_budget = rating_budget
+        self.rating_work = rating_work or RATING_WORK + RATING_WORK_CELLS // (self.rows * self.cols)
         self.ratings = self.orders = self.timeouts = 0
         self.checks = self.known = 0
         self.others: list[frozenset[int]] = []
@@ -689,12 +698,16 @@ class _LevelCarver:
         self.others.append(diff)
         return True
 
+    def budget(self) -> float | Work:
+        """The budget of one rating: the CPU seconds asked for, else a fresh work budget."""
+        return Work(self.rating_work) if self.rating_budget is None else self.rating_budget
+
     def _rate(self, kept: set[int], max_level: str):
         from .logic import rate
 
         clues = tuple(v if c in kept else 0 for c, v in enumerate(self.values))
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
-        rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.rating_budget, max_level=max_level,
+        rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.budget(), max_level=max_level,
                       solution=self.answer)
         self.ratings += 1
         if rating.state == "budget":
@@ -774,7 +787,7 @@ class _Attempt:
         self.phase = phase
         self.given = tuple(v if c in clues else 0 for c, v in enumerate(values))
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
-        self.solve = Solve(carver.rows, carver.cols, self.given, max_level=phase, budget=carver.rating_budget,
+        self.solve = Solve(carver.rows, carver.cols, self.given, max_level=phase, budget=carver.budget(),
                            witness=lambda: values, start=start)
 
     def run_until_fixed(self, removal: set[int] | None) -> str:

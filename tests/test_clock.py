@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fillomino.clock import Clock
+from fillomino.clock import Clock, Work, past
 from fillomino.puzzle import Puzzle
 from fillomino.solvers import Budget, BudgetExhausted, Status
 from fillomino.solvers.cnf import UniquenessOracle
@@ -18,6 +18,12 @@ def test_a_clock_counts_down_and_is_spent_at_zero():
     clock.charge(6)
     assert clock.spent()
     assert Clock.after(-1.0).spent() and Clock.after(60).seconds_left() > 59
+
+
+def test_work_is_spent_one_check_at_a_time_and_stays_spent():
+    work = Work(2)
+    assert [past(work) for _ in range(4)] == [False, False, True, True]
+    assert not past(None) and past(0.0) and not past(float("inf"))
 
 
 def test_an_oracle_on_a_shared_clock_stops_once_it_is_spent():

@@ -5,6 +5,7 @@ takes is sound by the audit; every option works with levels; the same seed and o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -57,6 +58,18 @@ def test_easy_and_medium_puzzles_are_unique_solved_at_their_level_and_sound(n, l
 
 def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
     assert_at_level(generate(5, 5, 2, level="hard"), "hard")
+
+
+def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
+    """The default rating budget counts the rater's checks, not CPU time: a carving whose ratings run out
+    (here a tiny budget) makes the same puzzle on every run and every machine, still unique at its level."""
+    first = generate(6, 6, 0, level="hard", rating_work=600)
+    second = generate(6, 6, 0, level="hard", rating_work=600)
+    assert first.rating_timeouts > 0
+    assert first.puzzle == second.puzzle and first.rating_timeouts == second.rating_timeouts
+    assert_at_level(dataclasses.replace(first, rating_timeouts=0), "hard")
+    with pytest.raises(FillominoError, match="rating_work"):
+        generate(5, 5, 0, level="easy", rating_work=0)
 
 
 def test_removals_refused_for_a_second_solution_really_leave_one_and_the_rater_refuses_them(monkeypatch):

@@ -258,6 +258,28 @@ def test_a_rating_cut_by_its_budget_is_sound_so_far(budget):
     assert_sound(puzzle, rating, engine=False)
 
 
+@pytest.mark.parametrize("units", [50, 400, 1500])
+def test_a_work_budget_cuts_a_rating_at_the_same_step_every_time(units):
+    """A clock.Work budget counts the rater's own checks, not time: two ratings stop at the very same step
+    (what makes a generator's puzzle the same on every machine), and what they did is sound."""
+    from fillomino.clock import Work
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "06x06" / "6x6-s13.txt"))
+    first, second = rate(puzzle, budget=Work(units)), rate(puzzle, budget=Work(units))
+    assert first.state == "budget" and first.level == "unrated"
+    assert [(s.technique, s.cells, s.text()) for s in first.steps] == \
+        [(s.technique, s.cells, s.text()) for s in second.steps]
+    assert first.final == second.final
+    assert_sound(puzzle, first, engine=False)
+
+
+def test_a_work_budget_large_enough_changes_nothing():
+    from fillomino.clock import Work
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "06x06" / "6x6-s13.txt"))
+    _same_rating(rate(puzzle, budget=Work(10**9)), rate(puzzle))
+
+
 EXTERNAL_SAMPLE = ["janko-001.txt", "janko-002.txt", "janko-003.txt", "janko-006.txt", "janko-008.txt",
                    "janko-011.txt", "janko-012.txt", "janko-013.txt", "janko-015.txt", "janko-017.txt",
                    "janko-020.txt", "janko-025.txt", "penpuz-db04_10x10.txt", "penpuz-db10_9x9.txt",

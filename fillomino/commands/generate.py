@@ -57,8 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="drop clue sets of more than N clues (another removal order, then another answer)")
     p.add_argument("--rating-budget", type=float, metavar="SECONDS",
                    help="CPU seconds of one rating while carving to a level; one that runs out counts as not "
-                   "solved (default: 2 + 0.02 per cell, so that it practically never does: a rating cut short "
-                   "by a slow machine would change the puzzle)")
+                   "solved, so the puzzle then depends on the machine's speed (default: a budget counted in the "
+                   "rater's own checks, about 2 + 0.02 s per cell here, the same on every machine)")
     p.add_argument("--budget", metavar="LIMIT",
                    help="limit for each uniqueness question ('5s' or '100000c'); running out exits 3")
     p.add_argument("--race", "--threads", type=int, default=1, metavar="N", dest="threads",

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..clock import Work
 from ..puzzle import FillominoError, Puzzle, flatten, is_solution
 from .candidates import Board
 from .solver import Solve, solve
@@ -145,9 +146,13 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
                witness: Callable[[], list[int] | None] | None = None) -> Rating:
     """Rate ``board`` (see rate). ``witness``: gives a solution of the puzzle (see solver.solve) or None."""
     start = time.process_time()
-    seconds = _budget_seconds(budget)
-    deadline = None if seconds is None else start + seconds
-    if isinstance(witness, Witness) and witness.deadline is None:
+    deadline: float | Work | None
+    if isinstance(budget, Work):
+        deadline = budget
+    else:
+        seconds = _budget_seconds(budget)
+        deadline = None if seconds is None else start + seconds
+    if isinstance(witness, Witness) and witness.deadline is None and not isinstance(deadline, Work):
         witness.deadline = deadline
     run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness)
     return _rating(board, run.state, run.steps, time.process_time() - start, rows, cols)
@@ -178,8 +183,10 @@ def rating_of(run: Solve) -> Rating:
 def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
          lookahead: str | Lookahead = "full", solution: Sequence[Sequence[int]] | Sequence[int] | None = None,
          witness: bool = True) -> Rating:
-    """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget); when it
-    runs out the rating is "unrated" with state "budget". ``seconds`` in the rating is CPU time too.
+    """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget), or a
+    clock.Work (units of the solver's own checks: it ends at the same step on every machine, and the engine's
+    witness then has no time limit); when it runs out the rating is "unrated" with state "budget".
+    ``seconds`` in the rating is CPU time too.
     ``max_level``: use only the techniques up to that level (a generator asking "can a person at this level
     solve it?"); a puzzle that needs more is "unrated" with state "stuck". ``lookahead``: what the look-ahead
     techniques run inside a hypothesis, a name of techniques.LOOKAHEADS ("full", the default, and cheaper ones

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..clock import Work, past
 from ..puzzle import Puzzle
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
@@ -66,12 +67,13 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 
 
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
-          deadline: float | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
+          deadline: float | Work | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
           incremental: bool = True, witness: Callable[[], list[int] | None] | None = None,
           until_fixed: Collection[int] | None = None) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
-    budget means the same on a busy machine). ``lookahead``: what runs inside a hypothesis (a name of
+    budget means the same on a busy machine; or a clock.Work, the same on every machine). ``lookahead``:
+    what runs inside a hypothesis (a name of
     techniques.LOOKAHEADS or a Lookahead). ``incremental``: techniques look again only at what changed
     since they last found nothing (False: the whole grid every pass, in the look-ahead's runs too; the
     steps are the same either way, which tests/test_logic.py checks). ``witness``: gives a solution of the
@@ -93,7 +95,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
         if max_passes is not None and len(run.passes) >= max_passes:
             run.state = "stuck"
             return run
-        if deadline is not None and time.process_time() > deadline:
+        if past(deadline):
             run.state = "budget"
             return run
         if not board.any_open():
@@ -123,7 +125,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
             except Contradiction as exc:
                 found = [_contradiction_step(board, t.name, t.level, exc)]
             if not found:
-                if incremental and not t.lookahead and not (deadline is not None and time.process_time() > deadline):
+                if incremental and not t.lookahead and not past(deadline):
                     board.clean[t.name] = len(board.log)
                 continue
             run.passes.append(t.name)
@@ -138,7 +140,7 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
                 return run
             break
         else:
-            late = deadline is not None and time.process_time() > deadline
+            late = past(deadline)
             run.state = "budget" if late else "stuck"
             return run
 
@@ -153,10 +155,11 @@ class Solve:
     (0: empty). ``start``: a candidate grid (row-major bitsets, bit v: size v) to start from instead of every
     size everywhere, the clues kept as given -- for instance the grid where a solve of fewer of these clues got
     stuck, which the steps of this solve only narrow further (its steps are then not the rating's).
-    ``budget``: CPU seconds for all its runs together ("budget" once spent); the rest as in solve."""
+    ``budget``: CPU seconds for all its runs together, or a clock.Work they share ("budget" once spent); the rest
+    as in solve."""
 
     def __init__(self, rows: int, cols: int, clues: Sequence[int], *, max_level: str = "expert",
-                 budget: float | None = None, lookahead: str | Lookahead = "full",
+                 budget: float | Work | None = None, lookahead: str | Lookahead = "full",
                  witness: Callable[[], list[int] | None] | None = None, start: Sequence[int] | None = None) -> None:
         self.rows, self.cols = rows, cols
         self.clues = tuple(clues)
@@ -164,7 +167,7 @@ class Solve:
         self.lookahead = lookahead
         self.witness = witness
         self.left = budget
-        """CPU seconds left for its runs (None: no limit)."""
+        """CPU seconds left for its runs, or the Work they share (None: no limit)."""
         if start is None:
             self.board = Board.from_puzzle(Puzzle(rows, cols, self.clues))
         else:
@@ -189,14 +192,14 @@ class Solve:
         """Carry the solve on, until every cell of ``until_fixed`` is fixed ("fixed") or (None) to its end;
         how it ended: "fixed", "solved", "stuck", "budget" or "contradiction"."""
         start = time.process_time()
-        deadline = None if self.left is None else start + self.left
+        deadline = self.left if self.left is None or isinstance(self.left, Work) else start + self.left
         try:
             run = solve(self.board, self.clues, max_level=self.max_level, deadline=deadline,
                         lookahead=self.lookahead, witness=self.witness, until_fixed=until_fixed)
         finally:
             spent = time.process_time() - start
             self.seconds += spent
-            if self.left is not None:
+            if self.left is not None and not isinstance(self.left, Work):
                 self.left -= spent
         self.steps.extend(run.steps)
         self.state = run.state

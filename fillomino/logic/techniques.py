@@ -8,13 +8,13 @@ The room of a group of size v is the set of cells connected to it through cells 
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import compress
 from operator import itemgetter, ne
 
+from ..clock import Work, past
 from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
 from .candidates import Board, Contradiction, Group, bit, single, values_of
 from .steps import LEVELS, LogicStep
@@ -71,7 +71,7 @@ class Context:
 
     clues: Sequence[int]
     solve: Callable | None = None
-    deadline: float | None = None
+    deadline: float | Work | None = None
     nested: bool = False
     """Inside a look-ahead: only the cells' own candidates are tried, not the growth of groups."""
     dirty: set[int] | None = None
@@ -459,7 +459,7 @@ def _small_sentence(name: str, mask: int, why: str, by_area: dict[int, int]) -> 
 
 
 def _late(ctx: Context) -> bool:
-    return ctx.deadline is not None and time.process_time() > ctx.deadline
+    return past(ctx.deadline)
 
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
@@ -1244,7 +1244,6 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
     the gentlest technique."""
-    import time
 
     p = Pass(b, name, level, ctx.nested)
     assert ctx.solve is not None
@@ -1253,7 +1252,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     kept_cells = 0
     sol = _witness_on(b, ctx)
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
-        if ctx.deadline is not None and time.process_time() > ctx.deadline:
+        if past(ctx.deadline):
             return p.steps
         # "not 3" on a cell left with 3 and 4 is "4": the same grid, already looked ahead on without a contradiction
         assumed = bit(v) if is_v else b.cand[c] & ~bit(v)
