@@ -7,7 +7,8 @@ Each puzzle is made in a forked process of its own (the imports done before the 
 and timed inside it in CPU seconds (time.process_time); before and after alternate within each seed, the first
 side swapped from one seed to the next, so that a shared machine's drift falls on both. The two must give the same
 puzzle byte for byte when the generator version is the same (checked: a difference is printed and counted).
-Prints one line per puzzle (with the ratings cut by their CPU budget, when any: such a puzzle depends on timing), then
+Prints one line per puzzle (with the ratings cut by their budget, when any: with a CPU budget, before 235056d or
+with --rating-budget, such a puzzle depends on timing), then
 per cell the before/after CPU medians and sums and the ratings made.
 """
 
@@ -91,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
                        f"{statistics.mean(r['ratings'] for r in got['before']):.0f} | "
                        f"{statistics.mean(r['ratings'] for r in got['after']):.0f} |")
     print(f"\nbefore = {args.baseline}, after = the working tree; CPU seconds per puzzle, seeds {args.seeds}; "
-          f"{differ} puzzle(s) differ; {timed} made with a rating cut by its CPU budget (on either side: such a puzzle "
-          "depends on the machine's speed, so it may differ for that reason alone)")
+          f"{differ} puzzle(s) differ; {timed} made with a rating cut by its budget (on either side; where that budget "
+          "is CPU time, as before 235056d, such a puzzle depends on the machine's speed and may differ for that "
+          "reason alone)")
     print("| Size | Level | Seeds | Median before | Median after | Sum before | Sum after | Ratings before | "
           "Ratings after |")
     print("|---|---|---|---|---|---|---|---|---|")
