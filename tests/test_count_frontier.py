@@ -12,7 +12,6 @@ import time
 import pytest
 from bruteforce import count_cuts, count_pictures
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from fillomino.cli import main
 from fillomino.count import count
@@ -20,20 +19,7 @@ from fillomino.frontier import FrontierCount, FrontierTimeout, FrontierTooBig, c
 from fillomino.partition import Stream, random_answer
 from fillomino.puzzle import Puzzle
 from fillomino.regions import count_regions
-
-
-@st.composite
-def clued_boards(draw, max_cells: int = 16, most: int = 7):
-    """Small boards (either orientation) with random clues, some impossible, and sometimes a --max-size."""
-    rows = draw(st.integers(1, 4))
-    cols = draw(st.integers(1, max(1, min(5, max_cells // rows))))
-    n = rows * cols
-    density = draw(st.sampled_from([0.0, 0.2, 0.4, 0.7]))
-    clues = [draw(st.integers(1, min(n, most))) if draw(st.floats(0, 1)) < density else 0 for _ in range(n)]
-    cap = draw(st.sampled_from([None, None, 2, 3, 5]))
-    if cap is not None and any(c > cap for c in clues):
-        cap = None
-    return Puzzle(rows, cols, tuple(clues)), cap
+from tests.test_count_regions import clued_boards
 
 
 @settings(max_examples=300, deadline=None)
