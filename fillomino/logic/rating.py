@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..clock import Work
 from ..puzzle import FillominoError, Puzzle, flatten, is_solution
 from .candidates import Board
-from .solver import Solve, solve
+from .solver import Solve, deadline_of, solve
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Lookahead, lookahead_of
 
@@ -146,12 +146,7 @@ def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols
                witness: Callable[[], list[int] | None] | None = None) -> Rating:
     """Rate ``board`` (see rate). ``witness``: gives a solution of the puzzle (see solver.solve) or None."""
     start = time.process_time()
-    deadline: float | Work | None
-    if isinstance(budget, Work):
-        deadline = budget
-    else:
-        seconds = _budget_seconds(budget)
-        deadline = None if seconds is None else start + seconds
+    deadline = deadline_of(budget if isinstance(budget, Work) else _budget_seconds(budget), start)
     if isinstance(witness, Witness) and witness.deadline is None and not isinstance(deadline, Work):
         witness.deadline = deadline
     run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness)

@@ -145,6 +145,14 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
             return run
 
 
+def deadline_of(budget: float | Work | None, start: float) -> float | Work | None:
+    """What solve watches for a budget: CPU seconds become the time.process_time() value they end at (counted
+    from ``start``); a Work budget is watched as it is, and None is no limit."""
+    if budget is None or isinstance(budget, Work):
+        return budget
+    return start + budget
+
+
 class Solve:
     """A rating's solve that can stop as soon as some cells are fixed (``run(until_fixed=...)``) and be finished
     later (``finish``): what a generator needs to ask "does this clue set still solve?" and stop once the answer
@@ -192,7 +200,7 @@ class Solve:
         """Carry the solve on, until every cell of ``until_fixed`` is fixed ("fixed") or (None) to its end;
         how it ended: "fixed", "solved", "stuck", "budget" or "contradiction"."""
         start = time.process_time()
-        deadline = self.left if self.left is None or isinstance(self.left, Work) else start + self.left
+        deadline = deadline_of(self.left, start)
         try:
             run = solve(self.board, self.clues, max_level=self.max_level, deadline=deadline,
                         lookahead=self.lookahead, witness=self.witness, until_fixed=until_fixed)
