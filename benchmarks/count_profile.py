@@ -157,10 +157,9 @@ def draft(name: str) -> Puzzle | None:
     return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i in gone else v for i, v in enumerate(puzzle.clues)))
 
 
-def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
-    """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget (the machine is
-    shared: a wall-clock budget would measure the other jobs)."""
-    search = module.RegionSearch(puzzle, cuts=cuts)
+def budgeted(counter, searches: list, timeout: type[Exception], seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+    """(count or ``>Ns``, CPU seconds) of ``counter.count()`` under a CPU-time budget (the machine is shared: a
+    wall-clock budget would measure the other jobs), watched by the ``_tick`` of each of ``searches``."""
     start = time.process_time()
     end = start + seconds
     calls = 0
@@ -169,14 +168,21 @@ def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, floa
         nonlocal calls
         calls += 1
         if calls % 64 == 0 and time.process_time() > end:
-            raise module.RegionTimeout
+            raise timeout
 
-    search._tick = tick
+    for search in searches:
+        search._tick = tick
     try:
-        got = str(search.count())
-    except module.RegionTimeout:
+        got = str(counter.count())
+    except timeout:
         got = f">{seconds:.0f}s"
     return got, time.process_time() - start
+
+
+def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+    """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget."""
+    search = module.RegionSearch(puzzle, cuts=cuts)
+    return budgeted(search, [search], module.RegionTimeout, seconds)
 
 
 def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
@@ -208,23 +214,8 @@ def timed_frontier(puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, flo
     from fillomino.frontier import FrontierCount, FrontierTimeout
 
     sweep = FrontierCount(puzzle, cuts=cuts)
-    end = time.process_time() + seconds
-    calls = 0
-
-    def tick() -> None:
-        nonlocal calls
-        calls += 1
-        if calls % 64 == 0 and time.process_time() > end:
-            raise FrontierTimeout
-
-    sweep._tick = tick  # type: ignore[method-assign]
-    sweep.pockets._tick = tick  # type: ignore[method-assign]
-    start = time.process_time()
-    try:
-        got = str(sweep.count())
-    except FrontierTimeout:
-        got = f">{seconds:.0f}s"
-    return got, time.process_time() - start, sweep.peak
+    got, cpu = budgeted(sweep, [sweep, sweep.pockets], FrontierTimeout, seconds)
+    return got, cpu, sweep.peak
 
 
 def compare_frontier(boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
@@ -273,13 +264,12 @@ def main() -> int:
                 print(f"no board named {name!r}", file=sys.stderr)
                 return 2
             known[name] = found
+    boards = [(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts")) for w in args.boards]
     if args.frontier:
-        compare_frontier([(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts")) for w in args.boards],
-                         args.seconds, args.repeat)
+        compare_frontier(boards, args.seconds, args.repeat)
         return 0
     if args.against:
-        compare(args.against, [(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts"))
-                               for w in args.boards], args.seconds, args.repeat)
+        compare(args.against, boards, args.seconds, args.repeat)
         return 0
     for wanted in args.boards:
         name, _, kind = wanted.partition(":")

@@ -84,7 +84,6 @@ def floor(specs: list[str], seconds: float) -> None:
     print("| --- | --- | --- | ---: | ---: | ---: |")
     for spec, puzzle, _ in map(removal, specs):
         truth = exact(puzzle)
-        cpu, wall = cpu_seconds(), time.perf_counter()
         search = Search(puzzle)  # K settled before the clock starts
         model = search.model
         assert model is not None
