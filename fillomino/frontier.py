@@ -31,8 +31,6 @@ from .puzzle import FillominoError, Puzzle
 Step = Callable[[int, int], None]
 """Called as ``step(done, total)`` after each cell."""
 
-SAT_CONFLICTS = 2_000
-"""The CNF check of a state gives up (keeping the state) after this many conflicts: it only prunes."""
 SAT_START = 32
 """CNF checks allowed before any has refuted."""
 SAT_CREDIT = 2
@@ -110,7 +108,6 @@ class FrontierCount:
         self._alive: dict[tuple, bool] = {}
         self._sat_alive: dict[tuple, bool] = {}
         self.sat = sat and not cuts
-        self.model = None
         self.sat_calls = self.sat_refuted = self.sat_eligible = 0
         self.sat_credit = SAT_START
         self.pockets_counted = 0
@@ -345,32 +342,17 @@ class FrontierCount:
     def _sat_check(self, p: int, row: tuple[int, ...], by: dict[int, int], after: int) -> bool:
         """False when the CNF engine proves that no picture labels the laid clued cells on the frontier row and the
         cells laid regions hold after ``p`` with their regions' sizes (as every completion of the state does)."""
-        from .clock import Clock
-        from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
+        from .encode.cnf import BIG
 
-        if self.model is None:
-            engine = DEFAULT_ENGINE
-            cap = None if self.cap >= self.n else self.cap
-            self.model = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
-            self.model.pin([self.model.lit(c, v) for c, v in enumerate(self.clue) if v])
-        model = self.model
         labels = [(p - self.cols + 1 + j, -e) for j, e in enumerate(row) if e < 0 and e != _NONE]
         for k, m in by.items():
             labels.extend((c, k) for c in set_bits(m & after))
-        assume = []
-        for c, v in labels:
-            if v > model.k:
-                v = BIG
-            if model.has(c, v):
-                assume.append(model.lit(c, v))
+        top = self.search.clue_model().k  # the search itself never counts, so the model is this sweep's alone
         self.sat_calls += 1
-        try:
-            alive = model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is not None
-        except Interrupted:
-            return True
-        if not alive:
+        if self.search.sat_refutes([(c, BIG if v > top else v) for c, v in labels]):
             self.sat_refuted += 1
-        return alive
+            return False
+        return True
 
 
 def _mark(pocket: Pocket, size: int, cells: int) -> Pocket:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .grid import bit_components, bit_neighbours, bit_spread, set_bits
@@ -682,33 +682,48 @@ class RegionSearch:
                 return 0
         return ways
 
-    def _refuted(self, open_mask: int, pending: int = 0) -> bool:
-        """Whether the CNF engine proves that the open cells cannot be filled around the laid ones (pictures
-        only: its model has no cuts). Sound as a refutation only: a satisfiable abstract answer proves nothing.
-        With ``pending`` cells the dead part may be one of theirs: the refutation taints (see _count)."""
-        from .clock import Clock
-        from .encode.cnf import BIG, DEFAULT_ENGINE, Interrupted
-
+    def clue_model(self):  # type: ignore[no-untyped-def]
+        """The CNF engine's model of this board's pictures with its clues pinned (built on first use)."""
         if self.sat is None:
+            from .encode.cnf import DEFAULT_ENGINE
+
             engine = DEFAULT_ENGINE
             cap = None if self.cap >= self.n else self.cap
             self.sat = engine.model(self.rows, self.cols, self.clue, k=engine.start_k(cap), big=cap is None)
             self.sat.pin([self.sat.lit(c, v) for c, v in enumerate(self.clue) if v])
-        model = self.sat
-        assume = []
+        return self.sat
+
+    def sat_refutes(self, labels: Iterable[tuple[int, int]]) -> bool:
+        """Whether clue_model proves within SAT_CONFLICTS conflicts that no picture gives these cells these labels
+        (the model's own: BIG for a size above its K without a clue; a label it has no literal for is left out).
+        Sound as a refutation only: a satisfiable abstract answer, or an undecided one, proves nothing."""
+        from .clock import Clock
+        from .encode.cnf import Interrupted
+
+        model = self.clue_model()
+        assume = [model.lit(c, v) for c, v in labels if model.has(c, v)]
+        try:
+            # a conflict allowance, not a timer thread per call: an undecided call refutes nothing
+            return model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is None
+        except Interrupted:
+            return False
+
+    def _refuted(self, open_mask: int, pending: int = 0) -> bool:
+        """Whether the CNF engine proves that the open cells cannot be filled around the laid ones (pictures
+        only: its model has no cuts). With ``pending`` cells the dead part may be one of theirs: the refutation
+        taints (see _count)."""
+        from .encode.cnf import BIG
+
+        k = self.clue_model().k
+        labels = []
         for c in set_bits(((1 << self.n) - 1) & ~open_mask):
             v = self.label[c]
             if v < 0:
-                v = BIG if -v > model.k else -v  # the model's abstract label: above K without a clue is BIG
-            if model.has(c, v):
-                assume.append(model.lit(c, v))
+                v = BIG if -v > k else -v  # the model's abstract label: above K without a clue is BIG
+            labels.append((c, v))
         self.sat_calls += 1
         self.sat_credit -= 1
-        try:
-            # a conflict allowance, not a timer thread per call: an undecided call refutes nothing
-            refuted = model.solve(assume, Clock(conflicts=SAT_CONFLICTS)) is None
-        except Interrupted:
-            return False
+        refuted = self.sat_refutes(labels)
         if refuted:
             self.sat_refuted += 1
             self.sat_credit += SAT_CREDIT
