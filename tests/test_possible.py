@@ -238,6 +238,15 @@ def test_cli_json_has_every_cells_values_and_the_counts(capsys):
     assert doc["solver_calls"] >= 1
 
 
+def test_cli_loose_only_marks_the_same_cells_and_says_its_values_may_be_partial(capsys):
+    code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c", "--json", "--loose-only")
+    doc = json.loads(out)
+    assert code == 0 and doc["values_complete"] is False and doc["loose"] == 3 and doc["status"] == "multiple"
+    assert all(len(v) > 1 and set(v) <= {1, 2, 3} for v in doc["cells"][0])
+    code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c", "--loose-only", "--no-color")
+    assert code == 0 and "values seen; --loose-only did not look for more" in out
+
+
 def test_cli_text_shows_forced_numbers_marks_loose_cells_and_explains(capsys):
     code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c", "--no-color")
     assert code == 0
