@@ -59,6 +59,9 @@ class Possible:
     sat_calls: int = 0
     k: int = 0
     """The explicit sizes the final model named (every larger size was proved absent)."""
+    values_complete: bool = True
+    """False after a ``loose_only`` search: which cells are loose is exact, but a loose cell's values are only
+    those the solutions met showed (a subset of its possible values)."""
 
     def __getitem__(self, r: int) -> list[set[int]]:
         return self.cells[r]
@@ -88,6 +91,7 @@ class Possible:
             "loose": self.loose,
             "solutions_seen": self.solutions_seen,
             "max_size": self.max_size,
+            "values_complete": self.values_complete,
         }
 
 
@@ -99,25 +103,34 @@ def possible(
     candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
     engine: CnfEngine = DEFAULT_ENGINE,
     progress: Callable[[int, int], None] | None = None,
+    loose_only: bool = False,
 ) -> Possible:
     """Every value each cell takes in some solution (restricted to ``candidates``, rows of allowed values,
     when given). Raises BudgetExhausted when the budget runs out: never a partial answer.
-    ``progress(cells_settled, cells)`` is called as the cells are settled one by one."""
+    ``progress(cells_settled, cells)`` is called as the cells are settled one by one.
+
+    ``loose_only`` answers which cells are loose (exactly) and every forced cell's value, but stops asking
+    about a cell once it has shown two values: a loose cell's set may then lack values (``values_complete``
+    is False). It skips the proofs that a loose cell has no further value, most of the search's time."""
     allowed = parse_candidates(puzzle, candidates) if candidates is not None else None
-    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine, progress=progress)[0]
+    return explore(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine, progress=progress,
+                   loose_only=loose_only)[0]
 
 
 def explore(
     puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None,
     engine: CnfEngine = DEFAULT_ENGINE, progress: Callable[[int, int], None] | None = None,
+    loose_only: bool = False,
 ) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
     which the audit uses as witnesses. Raises BudgetExhausted like ``possible``."""
     start = time.perf_counter()
     search = Search(puzzle, max_size=max_size, budget=budget, allowed=allowed, engine=engine, defer_k=True)
     try:
-        values = search.possible(progress=progress)
-        return search.result(values, time.perf_counter() - start), values, list(search.solutions)
+        values = search.possible(progress=progress, loose_only=loose_only)
+        result = search.result(values, time.perf_counter() - start)
+        result.values_complete = not (loose_only and result.loose)
+        return result, values, list(search.solutions)
     finally:
         search.close()
 
@@ -357,17 +370,20 @@ class Search:
 
     # ---- questions -------------------------------------------------------------------------
     def possible(self, narrower: Allowed | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> list[set[int]]:
+                 progress: Callable[[int, int], None] | None = None, *, loose_only: bool = False) -> list[set[int]]:
         """Row-major possible values within the base restriction and ``narrower``; ``progress(done, cells)``
-        hears of each cell settled."""
+        hears of each cell settled. With ``loose_only`` a cell is settled once it shows two values: which
+        cells are loose is exact, but a loose cell's set may lack values (the questions proving that a loose
+        cell has no further value are left out)."""
         try:
-            return self._possible(narrower, progress)
+            return self._possible(narrower, progress, loose_only)
         except _RegionAboveK:  # K was not proved and is wrong: settle it the long way, then ask again
             self.big_open = False
             self.solvable = self._settle()
-            return self._possible(narrower, progress)
+            return self._possible(narrower, progress, loose_only)
 
-    def _possible(self, narrower: Allowed | None, progress: Callable[[int, int], None] | None) -> list[set[int]]:
+    def _possible(self, narrower: Allowed | None, progress: Callable[[int, int], None] | None,
+                  loose_only: bool = False) -> list[set[int]]:
         n = self.puzzle.size
         seen: list[set[int]] = [set() for _ in range(n)]
         if not self.solvable:
@@ -384,6 +400,8 @@ class Search:
         """Literals proved false within ``narrower`` only."""
 
         def unseen(c: int) -> list[int]:
+            if loose_only and len(seen[c]) > 1:
+                return []
             lits = (model.lit(c, v) for v in model.domain(c)
                     if (v != BIG or self.big_open) and v not in seen[c] and _allows(allowed, c, v))
             return [lit for lit in lits if lit not in self.ruled_out and lit not in impossible]

@@ -58,7 +58,7 @@ def test_empty_1x3_board_lists_every_value_of_its_three_solutions():
     assert p.cells == [[{1, 2, 3}, {2, 3}, {1, 2, 3}]]
     assert (p.forced, p.loose, p.solutions_seen) == (0, 3, 3)
     assert p.to_json() == {"cells": [[[1, 2, 3], [2, 3], [1, 2, 3]]], "forced": 0, "loose": 3,
-                           "solutions_seen": 3, "max_size": None}
+                           "solutions_seen": 3, "max_size": None, "values_complete": True}
 
 
 def test_no_solution_gives_empty_sets_everywhere():
@@ -87,6 +87,23 @@ def test_random_boards_match_brute_force(small_k, p):
     assert flat(result) == expected
     assert result.forced == sum(len(v) == 1 for v in expected)
     assert result.loose == sum(len(v) > 1 for v in expected)
+
+
+@FIXTURE_CASES
+@given(p=boards())
+def test_loose_only_finds_exactly_the_loose_cells_and_only_possible_values(small_k, p):
+    result = possible(p, engine=small_k, loose_only=True)
+    expected = bruteforce.possible_values(p.rows, p.cols, list(p.clues))
+    got = flat(result)
+    assert [len(v) > 1 for v in got] == [len(v) > 1 for v in expected]
+    assert all(g == e if len(e) < 2 else g <= e for g, e in zip(got, expected))  # forced cells exact
+    assert result.values_complete is (result.loose == 0)
+
+
+def test_loose_only_on_an_empty_board_shows_two_values_where_there_are_more():
+    result = possible(Puzzle.empty(1, 3), loose_only=True)
+    assert all(len(v) > 1 for v in flat(result)) and not result.values_complete  # 1 2 2 / 2 2 1 / 3 3 3
+    assert result.to_json()["values_complete"] is False
 
 
 @settings(max_examples=40, deadline=None)
@@ -219,6 +236,15 @@ def test_cli_json_has_every_cells_values_and_the_counts(capsys):
     assert doc["cells"] == [[[1, 2, 3], [2, 3], [1, 2, 3]]]
     assert (doc["forced"], doc["loose"], doc["solutions_seen"], doc["status"]) == (0, 3, 3, "multiple")
     assert doc["solver_calls"] >= 1
+
+
+def test_cli_loose_only_marks_the_same_cells_and_says_its_values_may_be_partial(capsys):
+    code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c", "--json", "--loose-only")
+    doc = json.loads(out)
+    assert code == 0 and doc["values_complete"] is False and doc["loose"] == 3 and doc["status"] == "multiple"
+    assert all(len(v) > 1 and set(v) <= {1, 2, 3} for v in doc["cells"][0])
+    code, out, _ = run(capsys, "ambiguity", "fillomino:1x3:c", "--loose-only", "--no-color")
+    assert code == 0 and "values seen; --loose-only did not look for more" in out
 
 
 def test_cli_text_shows_forced_numbers_marks_loose_cells_and_explains(capsys):

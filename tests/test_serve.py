@@ -46,7 +46,7 @@ def test_the_page_and_the_puzzle_it_opens_with(server: str) -> None:
     with urllib.request.urlopen(server + "/api/start", timeout=30) as res:
         start = json.loads(res.read())
     assert tuple(start["puzzle"]["clues"]) == parse_puzzle(UNIQUE).clues
-    assert start["panels"] == ["verdict", "loose", "count", "suggest", "level"]
+    assert start["panels"] == ["verdict", "loose", "values", "count", "suggest", "level"]
 
 
 def test_load_reads_every_format_and_answers_the_shape(server: str) -> None:
@@ -220,14 +220,36 @@ def test_loose_cells_of_a_grid_with_more_clues_start_from_the_settled_ones(serve
     fewer = "3..5.\n.1..2\n.4...\n4..3.\n.....\n"  # janko-001 without three clues (asked nowhere else)
     status, first = post(server, "/api/panel/loose", {"puzzle": fewer})
     assert status == 200 and first["status"] == "multiple" and first["narrowed"] is False
+    status, every = post(server, "/api/panel/values", {"puzzle": fewer})  # every value: a cover for more clues
+    assert status == 200 and every["complete"] is True
+    assert every["loose"] == [[r, c, v] for r, c, v in possible(parse_puzzle(fewer)).loose_cells()]
     more = ("3..5.\n.1..2\n.4...\n4..3.\n.4...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4...\n",
             "3..5.\n.1..2\n.4...\n4..3.\n.5...\n", "3..5.\n.1..2\n.4.2.\n4..3.\n.4..4\n")
     for text in more:  # more clues: the search starts from the settled values, and stays exact
-        status, answer = post(server, "/api/panel/loose", {"puzzle": text})
         expected = possible(parse_puzzle(text))
+        status, answer = post(server, "/api/panel/loose", {"puzzle": text})
         assert answer["narrowed"] is True
         assert answer["status"] == ("none" if not expected.solvable else "unique" if expected.unique else "multiple")
+        assert [[r, c] for r, c, _ in answer["loose"]] == [[r, c] for r, c, _ in expected.loose_cells()]
+        status, answer = post(server, "/api/panel/values", {"puzzle": text})
+        assert answer["narrowed"] is True and answer["complete"] is True
         assert answer["loose"] == [[r, c, v] for r, c, v in expected.loose_cells()]
+
+
+def test_the_loose_cells_come_first_and_the_values_panel_completes_them(server: str) -> None:
+    from fillomino.possible import possible
+
+    expected = possible(parse_puzzle(LOOSE))
+    status, first = post(server, "/api/panel/loose", {"puzzle": LOOSE})
+    assert status == 200 and first["status"] == "multiple"
+    assert [[r, c] for r, c, _ in first["loose"]] == [[r, c] for r, c, _ in expected.loose_cells()]
+    for (_, _, seen), (_, _, every) in zip(first["loose"], expected.loose_cells()):
+        assert 1 < len(seen) and set(seen) <= set(every)
+    assert first["complete"] is False  # a loose-only search never vouches for a loose cell's values
+    status, full = post(server, "/api/panel/values", {"puzzle": LOOSE})
+    assert status == 200 and full["complete"] is True
+    assert full["loose"] == [[r, c, v] for r, c, v in expected.loose_cells()]
+    assert full["cells"] == [[sorted(v) for v in row] for row in expected.cells]
 
 
 def test_only_json_from_loopback_names_is_taken(server: str) -> None:

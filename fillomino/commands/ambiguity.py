@@ -24,6 +24,8 @@ EPILOG = """examples:
   fillomino ambiguity puzzle.txt --json           {"cells": [[[values...], ...], ...], "forced": ..., ...}
   fillomino ambiguity puzzle.txt --candidates cands.json
                                                   only solutions inside a rater's candidate grid
+  fillomino ambiguity puzzle.txt --loose-only     which cells are loose, sooner: each with two or more of its
+                                                  values, not proved to be all of them
 
 Exact for any region size (unless --max-size). Exit 0 when answered (also for a grid with no
 solution: every cell then has no value), 3 when the budget ran out, 2 on unusable input."""
@@ -42,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_input(p)
     p.add_argument("--candidates", metavar="GRID", help=CANDIDATES_HELP)
+    p.add_argument("--loose-only", action="store_true",
+                   help="settle which cells are loose (exactly) without proving a loose cell has no further "
+                        "value: faster; a loose cell lists the values seen, and --json says values_complete")
     add_json(p)
     add_no_color(p)
     add_engine_options(p, backend=False)
@@ -90,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Progress(puzzle.size, "settling cells", unit="cell", quiet=args.quiet or puzzle.size < 100) as bar:
             result = possible(puzzle, candidates=candidates, **engine_kwargs(args, backend=False),
-                              progress=lambda done, _total: bar.advance(done - bar.done))
+                              progress=lambda done, _total: bar.advance(done - bar.done), loose_only=args.loose_only)
     except BudgetExhausted:
         if args.json:
             print_json({"status": "unknown", "cells": None, "forced": None, "loose": None, "solutions_seen": None,
@@ -134,7 +139,8 @@ def describe(puzzle: Puzzle, result, color: bool = False) -> str:
             "legend: a number = forced (the value in every solution); "
             + ("cyan ?" if color else "?")
             + " = loose (several values, listed below)",
-            "loose cells (row, column: values):",
+            "loose cells (row, column: values):" if result.values_complete
+            else "loose cells (row, column: values seen; --loose-only did not look for more):",
         ]
         loose = result.loose_cells()
         width = max(len(cell_name(r, c)) for r, c, _ in loose)

@@ -138,22 +138,44 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
                     best, most = cells, n
         return best
 
+    def cover(puzzle: Puzzle, pid: str) -> list | None:
+        """``narrowing``, with each cell the loose panel found forced cut to its one value: what the values
+        panel asks about is then only the loose cells' further values."""
+        base = narrowing(puzzle)
+        found = cache.get(("loose", pid))
+        if found is None or "cells" not in found:
+            return base
+        return [[values if len(values) == 1 else None if base is None else base[r][c]
+                 for c, values in enumerate(row)] for r, row in enumerate(found["cells"])]
+
     def question(name: str, puzzle: Puzzle, seconds: float) -> dict:
-        asked = {"panel": name, "puzzle": write_id(puzzle), "seconds": seconds}
+        pid = write_id(puzzle)
+        asked = {"panel": name, "puzzle": pid, "seconds": seconds}
         if name == "loose":
             asked["candidates"] = narrowing(puzzle)
+        elif name == "values":
+            asked["candidates"] = cover(puzzle, pid)
         return asked
+
+    def complete(name: str, pid: str) -> dict | None:
+        """A settled answer to ``name``, or the loose cells' when they came with every value (the values panel's)."""
+        found = cache.get((name, pid))
+        if found is None and name == "values":
+            loose = cache.get(("loose", pid))
+            if loose is not None and loose.get("complete"):
+                return loose
+        return found
 
     def settle(name: str, puzzle: Puzzle, asked: dict, answer: dict) -> None:
         """Complete a worker's answer, and cache it when it is settled (a budget-bound one may settle next time)."""
-        if name == "loose":
+        if name in ("loose", "values"):
             answer["narrowed"] = asked["candidates"] is not None
         answer["id"] = asked["puzzle"]
         if answer.get("status") in ("unknown", "at least"):
             return
         cache[(name, asked["puzzle"])] = answer
-        if name == "loose" and "cells" in answer:
-            known[asked["puzzle"]] = (puzzle.clues, answer["cells"])
+        if name in ("loose", "values") and answer.get("complete") and "cells" in answer:
+            known[asked["puzzle"]] = (puzzle.clues, answer["cells"])  # every value: a cover for more clues
         while len(cache) > CACHE_SIZE:
             gone, _ = cache.popitem(last=False)
             known.pop(gone[1], None)
@@ -201,10 +223,12 @@ def create_app(initial: Puzzle | None = None, *, budget: float = DEFAULT_BUDGET,
         if not cancels.advance(client, seq):
             return JSONResponse({"status": "cancelled"})
         key = (name, write_id(puzzle))
-        if key in cache:
-            cache.move_to_end(key)
+        found = complete(name, key[1])
+        if found is not None:
+            if key in cache:
+                cache.move_to_end(key)
             looked_at(puzzle, key[1])
-            return JSONResponse({**cache[key], "ms": round(1000 * (loop.time() - started), 1), "cached": True})
+            return JSONResponse({**found, "ms": round(1000 * (loop.time() - started), 1), "cached": True})
         asked = question(name, puzzle, budget)
         task = loop.create_task(pool.run(asked))
         cancels.track(client, seq, task)

@@ -34,23 +34,36 @@ def verdict(puzzle: Puzzle, budget: Budget) -> dict:
 
 
 def loose(puzzle: Puzzle, budget: Budget, candidates: list | None = None) -> dict:
-    """Every cell with more than one possible value, and those values (exact); ``cells`` has every cell's.
+    """Every cell with more than one possible value (exact), each with the values the solutions met showed
+    (``complete`` says whether those are all of them); ``cells`` has every cell's, a forced cell's exact.
 
     ``candidates`` (rows of value lists) are values known to cover every solution's, such as the
-    possible values of the same grid with fewer clues: the search then asks only about those."""
+    possible values of the same grid with fewer clues: the search then asks only about those. Which cells
+    are loose comes first, without the proofs that a loose cell has no further value (the ``values`` panel's)."""
+    return _possible(puzzle, budget, candidates, loose_only=True)
+
+
+def values(puzzle: Puzzle, budget: Budget, candidates: list | None = None) -> dict:
+    """The loose cells with all their possible values (exact): the ``loose`` panel's answer completed.
+    ``candidates`` as for ``loose``; the server adds the forced cells the loose panel settled."""
+    return _possible(puzzle, budget, candidates, loose_only=False)
+
+
+def _possible(puzzle: Puzzle, budget: Budget, candidates: list | None, *, loose_only: bool) -> dict:
     from ..possible import possible
 
     try:
-        result = possible(puzzle, budget=budget, candidates=candidates)
+        result = possible(puzzle, budget=budget, candidates=candidates, loose_only=loose_only)
     except BudgetExhausted:
         return {"status": "unknown"}
     if not result.solvable:
-        return {"status": "none", "loose": [], "forced": 0}
+        return {"status": "none", "loose": [], "forced": 0, "complete": True}
     return {
         "status": "unique" if result.unique else "multiple",
         "loose": [[r, c, values] for r, c, values in result.loose_cells()],
         "forced": result.forced,
         "cells": [[sorted(v) for v in row] for row in result.cells],
+        "complete": result.values_complete,
     }
 
 
@@ -94,16 +107,21 @@ def level(puzzle: Puzzle, budget: Budget) -> dict:
 PANELS: dict[str, Callable[[Puzzle, Budget], dict]] = {
     "verdict": verdict,
     "loose": loose,
+    "values": values,
     "count": count,
     "suggest": suggest,
     "level": level,
 }
 
 
+CANDIDATE_PANELS = ("loose", "values")
+"""The panels that take ``candidates``: values known to cover every solution's."""
+
+
 def run_panel(name: str, puzzle: Puzzle, seconds: float, candidates: list | None = None) -> dict:
     """One panel's answer; an unknown verdict from any budget is ``{"status": "unknown"}``.
-    ``candidates`` go to the loose-cells panel only (see ``loose``)."""
-    extra = {"candidates": candidates} if candidates is not None and name == "loose" else {}
+    ``candidates`` go to the loose cells' panels only (see ``loose``)."""
+    extra = {"candidates": candidates} if candidates is not None and name in CANDIDATE_PANELS else {}
     try:
         return PANELS[name](puzzle, Budget(seconds=seconds), **extra)
     except BudgetExhausted:

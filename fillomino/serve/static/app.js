@@ -10,6 +10,8 @@ window.fillominoTimings = [];  // per edit: ms until the verdict and the loose c
 const PANELS = [
   { name: "verdict", first: true, show: showVerdict },
   { name: "loose", first: true, show: showLoose },
+  // which cells are loose comes first; the proofs that a loose cell has no further value follow here
+  { name: "values", when: (v, l) => l && l.status === "multiple" && !l.complete, show: showValues },
   { name: "count", when: (v) => v.status === "multiple" || v.status === "unknown", show: showCount },
   { name: "suggest", when: (v) => v.status === "multiple", show: showSuggest },
   { name: "level", when: (v) => v.status !== "none", show: showLevel },
@@ -113,10 +115,10 @@ function analyse() {
   };
   const first = PANELS.filter((p) => p.first).map(ask);
   // the other panels wait for the first ones, so they never slow the verdict and the loose cells
-  Promise.all(first).then(([v]) => {
+  Promise.all(first).then(([v, l]) => {
     for (const p of PANELS) {
       if (p.first || !v) continue;
-      if (p.when(v)) ask(p); else { busy(p.name, false); p.show({ status: "skipped", verdict: v.status }); }
+      if (p.when(v, l)) ask(p); else { busy(p.name, false); p.show({ status: "skipped", verdict: v.status, loose: l }); }
     }
   });
   post("/api/export/id", { puzzle: text }).then((r) => r.text()).then((id) => {
@@ -149,11 +151,18 @@ function showVerdict(v) {
 
 function showLoose(r) {
   $("loose").dataset.status = r.status;
-  $("loose").textContent = r.status === "multiple" ? `${r.loose.length} loose cells (shaded, with their possible values)` : {
+  $("loose").textContent = r.status === "multiple" ? `${r.loose.length} loose cells (shaded, with ${r.complete === false ? "the values seen so far" : "their possible values"})` : {
     unknown: "unknown: the budget ran out",
     none: "no solution, so no cell has a value",
     unique: "none: every cell is decided",
   }[r.status];
+}
+
+function showValues(r) {
+  $("values").dataset.status = r.status;
+  if (r.status === "skipped") { $("values").textContent = r.loose && r.loose.status === "multiple" ? "every value shown" : ""; return; }
+  $("values").textContent = r.status === "unknown" ? "values beyond those shown: unknown, the budget ran out"
+    : "every value shown";
 }
 
 function showCount(r) {
@@ -195,7 +204,10 @@ function render() {
   if (cells.length !== n) return;
   const key = (r, c) => r * state.cols + c;
   const loose = new Map(), suggested = new Map(), differ = new Set(), conflict = new Set();
-  for (const [r, c, vals] of (results.loose && results.loose.loose) || []) loose.set(key(r, c), vals);
+  // the values panel completes the loose cells' values; until then they are the ones seen so far (…)
+  const full = results.values && results.values.loose ? results.values : null;
+  const partial = !full && results.loose && results.loose.complete === false;
+  for (const [r, c, vals] of ((full || results.loose) && (full || results.loose).loose) || []) loose.set(key(r, c), vals);
   for (const [r, c, v] of (results.suggest && results.suggest.clues) || []) suggested.set(key(r, c), v);
   for (const [r, c] of (results.verdict && results.verdict.differ) || []) differ.add(key(r, c));
   for (const [r, c] of (results.verdict && results.verdict.conflict) || []) conflict.add(key(r, c));
@@ -217,8 +229,8 @@ function render() {
       parts.push(s);
     }
     if (loose.has(i)) {
-      const c = span("cands", loose.get(i).join(" "));
-      c.title = "possible: " + loose.get(i).join(", ");
+      const c = span("cands", loose.get(i).join(" ") + (partial ? " …" : ""));
+      c.title = (partial ? "possible, so far: " : "possible: ") + loose.get(i).join(", ");
       parts.push(c);
     }
     cell.replaceChildren(...parts);
