@@ -102,6 +102,13 @@ def paste(driver, text: str) -> None:
     driver.find_element(By.ID, "load").click()
 
 
+def puzzle_text_of(driver) -> str:
+    """The grid the page holds, as the text format (clues; dots elsewhere)."""
+    return driver.execute_script(
+        "return Array.from({length: state.rows}, (_, r) => state.clues.slice(r * state.cols, (r + 1) * state.cols)"
+        ".map(v => v ? String(v) : '.').join(' ')).join('\\n')")
+
+
 def cell(driver, r: int, c: int):
     return driver.find_element(By.CSS_SELECTOR, f'#board .cell[data-r="{r}"][data-c="{c}"]')
 
@@ -134,7 +141,14 @@ def test_edit_to_unique_export_and_errors(base: str, browser) -> None:
         clear_clue(browser, r, c)
     wait(browser, lambda d: verdict(d) == "multiple" and d.find_elements(By.CSS_SELECTOR, ".cell.loose"))
     wait(browser, settled)
-    assert "loose cells" in browser.find_element(By.ID, "loose").text
+    # the loose cells came first with the values seen; the values panel has completed them (no "…" left)
+    assert "loose cells (shaded, with their possible values)" in browser.find_element(By.ID, "loose").text
+    from fillomino.possible import possible
+
+    expected = possible(parse_puzzle(puzzle_text_of(browser)))
+    shown = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board .cell.loose .cands'), e => e.textContent.trim())")
+    assert shown == [" ".join(map(str, v)) for _, _, v in expected.loose_cells()]
     assert "two answers differ" in browser.find_element(By.ID, "verdict").text
     assert browser.find_elements(By.CSS_SELECTOR, "#answers img")
     for _ in range(puzzle.size):  # each click adds one suggested clue; the last one makes it unique

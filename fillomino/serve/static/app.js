@@ -160,9 +160,8 @@ function showLoose(r) {
 
 function showValues(r) {
   $("values").dataset.status = r.status;
-  if (r.status === "skipped") { $("values").textContent = r.loose && r.loose.status === "multiple" ? "every value shown" : ""; return; }
-  $("values").textContent = r.status === "unknown" ? "values beyond those shown: unknown, the budget ran out"
-    : "every value shown";
+  $("values").textContent = r.status === "unknown" ? "values beyond those shown: unknown, the budget ran out" : "";
+  if (r.status === "multiple") showLoose(r);  // every value now: the caption says so
 }
 
 function showCount(r) {
