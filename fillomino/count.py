@@ -189,7 +189,7 @@ class _Run:
             return self.ganak()
         if method == "frontier" and self.limit is None:
             return self.frontier()
-        if not chosen or self.limit is not None:
+        if not chosen:
             return self.regions()
         from .regions import RegionsStuck
 
@@ -197,7 +197,7 @@ class _Run:
             return self.regions(stuck_after=self.stuck_after)
         except RegionsStuck:
             self.progress("region search stuck in dead ends; enumerating on the CNF engine")
-            return self.enumerate(None)
+            return self.enumerate(self.limit)
 
     def regions(self, stuck_after: int | None = None) -> CountResult:
         """The region-laying search: counts, or lists up to the limit when there is one."""
@@ -208,7 +208,7 @@ class _Run:
                               stuck_after=stuck_after)
         if self.limit is not None:
             try:
-                for _ in search.solutions():
+                for _ in search.solutions(stuck_after):
                     self.found += 1
                     self.display.advance()
                     if self.found >= self.limit:
@@ -371,11 +371,22 @@ def iter_solutions(
     """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
     1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime.
 
-    ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" (or "auto") walks the
-    region-laying search, much faster on clued boards."""
+    ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" walks the region-laying search,
+    much faster on clued boards; "auto" walks it too, unless it meets mostly dead ends before its first solution
+    (``STUCK_PARTS``, as ``count``): then it lists by enumeration."""
     _validate(puzzle, None, max_size, method)
-    if method in ("auto", "regions"):
+    if method == "regions":
         yield from _region_listing(puzzle, cuts, max_size, deadline)
+        return
+    if method == "auto":
+        from .regions import RegionsStuck
+
+        try:
+            yield from _region_listing(puzzle, cuts, max_size, deadline, STUCK_PARTS)
+            return
+        except RegionsStuck:  # raised before the first solution only: nothing is listed twice
+            pass
+        yield from iter_solutions(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, method="enumerate")
         return
     if method != "enumerate":
         raise FillominoError(f"listing solutions needs --method auto, regions or enumerate, not {method}")
@@ -398,11 +409,12 @@ def iter_solutions(
         raise OutOfTime from None
 
 
-def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None) -> Iterator[Grid]:
+def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None,
+                    stuck_after: int | None = None) -> Iterator[Grid]:
     from .regions import RegionSearch, RegionTimeout
 
     try:
-        yield from RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).solutions()
+        yield from RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).solutions(stuck_after)
     except RegionTimeout:
         raise OutOfTime from None
 

@@ -111,7 +111,8 @@ class RegionSearch:
 
     Boards wider than tall are searched transposed, so the open cells' frontier runs along the
     narrow side; listed solutions are turned back. ``deadline`` (time.monotonic()) raises RegionTimeout;
-    ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead.
+    ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead (``solutions``
+    takes its own).
     ``sat_cells``: picture parts of at least that many cells are put to the CNF engine first when every
     other open part is known to be fillable, or with ``sat_pending`` also while one is pending (None: never); it
     only ends dead branches early. Clue-free picture parts of at most ``pocket_cells`` cells are read from a table
@@ -137,6 +138,10 @@ class RegionSearch:
         self.stuck_after = stuck_after
         self.parts_counted = 0
         self.parts_dead = 0
+        self.parts_tried = 0
+        """Parts searched for a way to fill them (``_alive``, not answered from a cache), and of those without one:"""
+        self.parts_unfillable = 0
+        self.list_stuck_after: int | None = None
         self.calls = 0
         self.cache: dict[Part, int] = {}
         self.static: dict[int, Static | None] = {}
@@ -778,6 +783,11 @@ class RegionSearch:
                 ok = True
                 break
         self.alive[part] = ok
+        self.parts_tried += 1
+        self.parts_unfillable += not ok
+        if self.list_stuck_after is not None and self.parts_tried >= self.list_stuck_after and \
+                self.parts_unfillable * 10 > self.parts_tried * 9:
+            raise RegionsStuck  # listing through dead ends the CNF engine's propagation would cut
         return ok
 
     def _list(self, part: Part, lists: Lists | None) -> Iterator[list[tuple[int, int]]]:
@@ -800,14 +810,19 @@ class RegionSearch:
             for rest in self._product(parts, i + 1, lists):
                 yield rest + mine
 
-    def solutions(self) -> Iterator[Grid]:
+    def solutions(self, stuck_after: int | None = None) -> Iterator[Grid]:
         """Every picture as a label grid, or for cuts every cut as a region-id grid (ids 1.. in row-major order
-        of each region's first cell), in the search's order; raises RegionTimeout past the deadline."""
+        of each region's first cell), in the search's order; raises RegionTimeout past the deadline, and with
+        ``stuck_after`` RegionsStuck when, before the first solution, that many parts were searched for a way to
+        fill them and nine in ten had none (counted in parts, not seconds: a board always stops at the same
+        point). Once a solution is found the search goes on, as the dead ends are then behind it."""
+        self.list_stuck_after = stuck_after
         with _deep_recursion(self.n):
             parts = self._parts((1 << self.n) - 1, {})
             if parts is None:
                 return
             for regions in self._product(parts, 0, None):
+                self.list_stuck_after = None
                 yield self._grid(regions)
 
     def _grid(self, regions: list[tuple[int, int]]) -> Grid:
