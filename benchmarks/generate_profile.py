@@ -3,10 +3,12 @@
 Run from the repo root:
     python benchmarks/generate_profile.py [--size 10x10] [--levels easy,medium] [--seeds 0-4]
 
-Wraps the rater (rate() and the carver's pass-by-pass ratings, generate._Attempt), the answer maker and the CNF
-proof with CPU timers (time.process_time) and prints, per level, the medians and sums over the seeds: CPU
-seconds, ratings by technique cap ("attempt" calls count a rating stopped early and finished later twice),
-answers drawn, removal orders, and each part's share of the CPU time.
+Wraps the rater (rate() and the carver's pass-by-pass ratings, generate._Attempt), the answer maker, the CNF
+oracle (its model's building and each question, by answer) and the CNF proof with CPU timers (time.process_time)
+and prints, per level, the medians and sums over the seeds: CPU seconds, ratings by technique cap and how they
+ended ("attempt medium stuck"; "solved" includes a rating stopped once the removal was fixed; "attempt" calls
+count a rating stopped early and finished later twice), answers drawn, removal orders, and each part's share of
+the CPU time. The proof's question to the carver's own oracle is counted under both "cnf proof" and "cnf UNIQUE".
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.stats import parse_seeds  # noqa: E402
 from fillomino import generate as gen  # noqa: E402
 from fillomino import logic  # noqa: E402
+from fillomino.solvers import cnf  # noqa: E402
 
 
 class Timers:
@@ -31,15 +34,21 @@ class Timers:
         self.cpu: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
 
-    def wrap(self, owner, name: str, label) -> None:
+    def wrap(self, owner, name: str, label, outcome=None) -> None:
+        """Time ``owner.name`` under ``label`` (a string, or a function of the call's arguments), followed by
+        ``outcome(result)`` when given."""
         inner = getattr(owner, name)
 
         def timed(*args, **kwargs):
             start = time.process_time()
+            result = None
             try:
-                return inner(*args, **kwargs)
+                result = inner(*args, **kwargs)
+                return result
             finally:
                 key = label(*args, **kwargs) if callable(label) else label
+                if outcome is not None:
+                    key += " " + outcome(result)
                 self.cpu[key] += time.process_time() - start
                 self.calls[key] += 1
 
@@ -58,9 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     timers.wrap(logic, "rate", lambda *a, max_level="expert", **k: f"rate {max_level}")
     # the carver's own ratings stop once the removal is fixed (logic.Solve, via generate._Attempt), each resumed at
     # most once; rate() does not go through Solve.run, so nothing is counted twice
-    timers.wrap(logic.Solve, "run", lambda s, *a, **k: f"attempt {s.max_level}")
+    timers.wrap(logic.Solve, "run", lambda s, *a, **k: f"attempt {s.max_level}",
+                lambda state: "solved" if state in ("solved", "fixed") else str(state))
     timers.wrap(gen, "random_answer", "answer")
     timers.wrap(gen, "_prove_unique", "cnf proof")
+    timers.wrap(cnf.UniquenessOracle, "__init__", "cnf model")
+    timers.wrap(cnf.UniquenessOracle, "check", "cnf", lambda answer: "-" if answer is None else answer[0].name)
     for level in args.levels.split(","):
         per_seed = []
         for seed in seeds:

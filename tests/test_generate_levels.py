@@ -96,6 +96,30 @@ def test_removals_refused_for_a_second_solution_really_leave_one_and_the_rater_r
     assert_at_level(made, "medium")
 
 
+@pytest.mark.parametrize("rows, cols", [(4, 4), (3, 6), (5, 5)])
+def test_swapped_solutions_are_every_other_solution_two_cells_away(rows, cols):
+    """The carver's other solutions listed up front: each a solution, and none with two changed cells missed."""
+    from itertools import combinations
+
+    from fillomino.generate import swapped_solutions
+
+    shape = Puzzle.empty(rows, cols)
+    for seed in range(8):
+        values = flatten(random_answer(rows, cols, Stream(f"swaps|{rows}x{cols}|{seed}"), min(9, rows * cols)))
+        top = max(values) + 2  # a new value above the answer's largest would need a region that large
+        brute = set()
+        for a, b in combinations(range(rows * cols), 2):
+            for x in range(1, top):
+                for y in range(1, top):
+                    grid = list(values)
+                    grid[a], grid[b] = x, y
+                    if x != values[a] and y != values[b] and is_solution(shape, grid):
+                        brute.add(frozenset((a, b)))
+        found = swapped_solutions(values, rows, cols)
+        assert len(found) == len(set(found)) and set(found) == brute
+    assert brute  # the last answer has some
+
+
 def test_a_rating_up_to_a_level_is_the_full_one_or_stuck_as_the_carver_assumes():
     """The carver answers every phase's question about a clue set from one rating of it: with the techniques up to
     any level from the hardest one used it makes the full rating's very steps, below that it is stuck."""
