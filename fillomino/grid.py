@@ -13,9 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import lru_cache
+from typing import Protocol
 
 Nbrs = Sequence[Sequence[int]]
 """For each cell, the indices of its orthogonal neighbours."""
+
+
+class CellTest(Protocol):
+    """A cell set tested with ``in``: a set, a dict, or any object with ``__contains__`` taking a cell."""
+
+    def __contains__(self, cell: int, /) -> bool: ...
+
+
+Cells = Sequence[bool] | CellTest
+"""A cell set given as a membership test: a bool per cell (tested by subscript), or a :class:`CellTest`."""
 
 
 @lru_cache(maxsize=64)
@@ -46,7 +57,7 @@ def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return _neighbour_table(rows, cols)
 
 
-def _member(cells: Sequence[bool] | Collection[int]) -> Callable[[int], bool]:
+def _member(cells: Cells) -> Callable[[int], bool]:
     """A membership test for a cell set given as a bool sequence or as a container of cells."""
     if isinstance(cells, (list, tuple)) and (not cells or isinstance(cells[0], bool)):
         return cells.__getitem__  # type: ignore[return-value]
@@ -92,7 +103,7 @@ def group_of(start: int, values: Sequence[int], nbrs: Nbrs) -> list[int]:
     return group
 
 
-def component(start: int | Iterable[int], cells: Sequence[bool] | Collection[int], nbrs: Nbrs,
+def component(start: int | Iterable[int], cells: Cells, nbrs: Nbrs,
               limit: int | None = None) -> list[int]:
     """Cells of ``cells`` connected to ``start`` (one cell or several) through ``cells``, breadth-first.
 
@@ -173,7 +184,7 @@ def component_sizes(member: Sequence[bool], nbrs: Nbrs) -> list[int]:
 
 
 def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = None,
-              through: Sequence[bool] | Collection[int] | None = None) -> dict[int, int]:
+              through: Cells | None = None) -> dict[int, int]:
     """Breadth-first distance from ``start`` (one cell or several, all at 0) to every cell it reaches.
 
     ``within`` bounds the distance (None: no bound); ``through`` limits the walk to those cells (None:
@@ -186,7 +197,7 @@ def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = No
     inside = None if through is None or flags is not None else _member(through)
     while frontier and (within is None or d < within):
         d += 1
-        nxt = []
+        nxt: list[int] = []
         append = nxt.append
         # a bool list is tested by subscript (the rater's growth searches run this very often)
         if flags is not None:

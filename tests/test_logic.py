@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fillomino.audit import audit, parse_steps
 from fillomino.formats import read_puzzle
-from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, Solve, check_level, hint, rate
+from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, Solve, check_level, hint, rate, techniques
 from fillomino.logic.candidates import values_of
 from fillomino.logic.rating import level_of
 from fillomino.logic.solver import solve
@@ -21,6 +21,8 @@ from tests import bruteforce
 from tests.conftest import external_files
 
 ROOT = Path(__file__).resolve().parents[1]
+PURE_ONLY = pytest.mark.skipif(not techniques.__file__.endswith(".py"), reason="the compiled rater calls its own "
+                               "functions directly, past a monkeypatch: the pure run of these tests covers it")
 SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])  # unique: 4 2 3 / 4 2 3 / 4 4 3
 
 
@@ -449,6 +451,7 @@ def test_a_kept_answer_is_given_only_while_the_cells_it_read_are_unchanged():
     assert recall(trial, "question") is _MISSING and recall(board, "question") == "answer"
 
 
+@PURE_ONLY
 @pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "06x06/6x6-s12.txt"])
 def test_kept_answers_and_carried_on_trials_take_the_same_steps(name, monkeypatch):
     # expert, hard and stuck puzzles: the expert look-ahead carries on from the hard one's trials, and
@@ -478,6 +481,7 @@ def _without_kept_sizes(monkeypatch) -> None:
     monkeypatch.setattr(techniques, "kept_sizes", lambda b, ctx, name: {})
 
 
+@PURE_ONLY
 @pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "06x06/6x6-s12.txt",
                                   "06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt"])
 def test_answers_kept_per_size_take_the_same_steps(name, monkeypatch):
@@ -489,6 +493,7 @@ def test_answers_kept_per_size_take_the_same_steps(name, monkeypatch):
     assert _steps(puzzle, True) == kept
 
 
+@PURE_ONLY
 @settings(max_examples=40, deadline=None)
 @given(rows=st.integers(2, 6), cols=st.integers(2, 6), data=st.data())
 def test_answers_kept_per_size_take_the_same_steps_on_random_boards(rows, cols, data):

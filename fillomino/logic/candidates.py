@@ -160,7 +160,8 @@ class Board:
             # open cells get distinct negative labels so that they never form a group
             labels = [v if v else -1 - i for i, v in enumerate(values)]
             self._groups = []
-            self._group_at = at = [None] * self.size
+            at: list[Group | None] = [None] * self.size
+            self._group_at = at
             for cells in groups_by(labels, self.nbrs):
                 v = labels[cells[0]]
                 if v > 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..clock import Work
 from ..puzzle import FillominoError, Puzzle, flatten, is_solution
@@ -120,11 +121,13 @@ class Witness:
 
     def _find(self) -> list[int] | None:
         puzzle = self.puzzle
-        for grid in (self.given, puzzle.solution):
+        # read untyped: compiled, a typed read refuses a hand-built Puzzle whose solution is lists, not tuples
+        stored: Sequence[Sequence[int]] | None = getattr(puzzle, "solution")  # noqa: B009
+        for grid in (self.given, stored):
             if grid is not None and is_solution(puzzle, grid):
-                values = list(grid)
-                rows = bool(values) and isinstance(values[0], (list, tuple))
-                return flatten(values) if rows else values  # type: ignore[arg-type]
+                if grid and isinstance(grid[0], (list, tuple)):
+                    return flatten(cast("Sequence[Sequence[int]]", grid))
+                return list(cast("Sequence[int]", grid))
         if not self.engine:
             return None
         # only ratings that look ahead pay for importing the engine
@@ -217,7 +220,7 @@ def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> Logic
 def refused_level_header(header: str) -> str | None:
     """One line when a ``level:`` header names no level (easy, medium, hard, expert or unrated), else None."""
     words = header.split()
-    if not words or words[0] not in (*RATED, "unrated"):
+    if not words or (words[0] not in RATED and words[0] != "unrated"):
         return f"level: header {header!r} is not one of easy, medium, hard, expert, unrated"
     return None
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import compress
 from operator import itemgetter, ne
+from typing import Any, cast
 
 from ..clock import Work, past
 from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
@@ -139,7 +140,9 @@ class Allow:
     def __contains__(self, i: int) -> bool:
         return bool(self.cand[i] & self.b)
 
-    __getitem__ = __contains__  # tested like a list of bools (see allowing)
+    def __getitem__(self, i: int) -> bool:
+        """The same test by subscript, as on a list of bools (see allowing)."""
+        return bool(self.cand[i] & self.b)
 
 
 ALLOW_LISTS_MAX = 1024
@@ -153,7 +156,7 @@ def allowing(b: Board, v: int) -> list[bool] | Allow:
     grid bigger than ALLOW_LISTS_MAX an Allow."""
     if b.size > ALLOW_LISTS_MAX:
         return Allow(b.cand, v)
-    kept = b.derived.get("allows")
+    kept: tuple[int, dict[int, list[bool]]] | None = b.derived.get("allows")
     if kept is None or kept[0] != len(b.log):
         kept = (len(b.log), {})
         b.derived["allows"] = kept
@@ -502,15 +505,15 @@ def no_room(b: Board, ctx: Context) -> list[LogicStep]:
                     for c in part:
                         _note_small(found, c, b_v, len(part))
     # a fixed size's rooms depend only on which cells allow it and which are fixed at it: kept per size
-    answers = kept_sizes(b, ctx, "no_room")
+    answers: dict[int, list[tuple[int, int]]] = kept_sizes(b, ctx, "no_room")
     for v in set_bits(fixed_sizes & ~3):
         if _late(ctx):
             break
         notes = answers.get(v)
         if notes is None:
             notes = answers[v] = _no_room_notes(b, v, seeds, opened, is_open)
-        for c, area in notes:
-            _note_small(found, c, bit(v), area)
+        for c, count in notes:
+            _note_small(found, c, bit(v), count)
     keep_sizes(b, ctx, "no_room", answers)
     _found_steps(p, found, "the cells connected to it that allow the size are too few")
     return p.steps
@@ -521,13 +524,15 @@ def _no_room_notes(b: Board, v: int, seeds: list[int] | None, opened: list[int],
     """no_room for a size some group has: (cell, the cells of its room) for each open cell whose room for v is too
     small (with ``seeds``, the changed cells and their neighbours, only the rooms that hold one: the others were
     big enough before and are the same); Contradiction when a fixed cell's is."""
+    allow: list[bool] | Allow
+    sizes: list[int] | dict[int, int]
     if seeds is None:
         allow = allow_list(b, v)
         sizes = component_sizes(allow, b.nbrs)
         small = [c for c in opened if allow[c] and sizes[c] < v]
     else:
-        allow = allowing(b, v)  # type: ignore[assignment]
-        sizes = {}  # type: ignore[assignment]
+        allow = allowing(b, v)
+        sizes = {}
         for s in seeds:
             if allow[s] and s not in sizes:
                 # v cells found: the room is big enough (its other cells need not be counted)
@@ -607,7 +612,7 @@ def _changed_sizes(old: list[int], cand: list[int]) -> int:
     return changed
 
 
-def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
+def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, Any]:
     """A technique's answers per size that still hold, for a technique whose answer for a size v depends only on
     which cells allow v and which are fixed at v. They are kept in b.memo (shared with the look-ahead's copies)
     with the candidates they were worked out on, twice: the last grid's and the last top-level grid's (a trial
@@ -617,7 +622,7 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, object]:
     if not ctx.incremental:
         return {}
     cand = b.cand
-    answers: dict[int, object] = {}
+    answers: dict[int, Any] = {}  # what an answer is differs per technique: each caller names its own
     seen = None
     for which in ("last", "top"):
         kept = b.memo.get(("sizes", name, which))
@@ -649,7 +654,7 @@ class GroupAnswers:
 
     def __init__(self, b: Board, ctx: Context, name: str) -> None:
         self.b, self.ctx, self.name = b, ctx, name
-        self.answers: dict[int, dict[int, list[int]]] = kept_sizes(b, ctx, name)  # type: ignore[assignment]
+        self.answers: dict[int, dict[int, list[int]]] = kept_sizes(b, ctx, name)
         self.fresh: set[int] = set()
 
     def get(self, g: Group) -> list[int] | None:
@@ -755,9 +760,8 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
             tries *= b.cand[c].bit_count()
         if tries > POCKET_TRIES:
             continue
-        seen = recall(b, ("area", *area))
-        if seen is _MISSING:
-            seen = _area_ways(b, area)
+        known = recall(b, ("area", *area))
+        seen = _area_ways(b, area) if known is _MISSING else cast("list[int]", known)
         if not any(seen):
             raise Contradiction(area[0], f"no way to fill {names(b, area)} breaks no rule")
         removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(area)}
@@ -971,9 +975,8 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
                     box = union_box(box, b.box(h))
             if not changes.near_s.box(box, 4):
                 continue
-        valid = recall(b, ("finish", *g.cells))
-        if valid is _MISSING:
-            valid = _finishes(b, g, cand)
+        known = recall(b, ("finish", *g.cells))
+        valid = _finishes(b, g, cand) if known is _MISSING else cast("list[tuple[frozenset[int], set[int]]]", known)
         if not valid:
             raise Contradiction(g.cells[0], f"{who(b, g, ctx)} has no way to finish its {v} cells")
         inside = set.intersection(*(set(e) for e, _ in valid))
@@ -1077,15 +1080,15 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
-    answers = kept_sizes(b, ctx, "new_region")
+    answers: dict[int, list[tuple[int, int]]] = kept_sizes(b, ctx, "new_region")
     for v in set_bits(present):
         if _late(ctx):
             break
         notes = answers.get(v)
         if notes is None:
             notes = answers[v] = _new_region_notes(b, v, by_value.get(v, ()), opened)
-        for c, area in notes:
-            _note_small(found, c, bit(v), area)
+        for c, count in notes:
+            _note_small(found, c, bit(v), count)
     keep_sizes(b, ctx, "new_region", answers)
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
@@ -1143,9 +1146,8 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
         bad = 0
         why = ""
         for v in sizes:
-            reason = recall(b, ("forced", c, v))
-            if reason is _MISSING:
-                reason = _wall_off(b, cand, c, v)
+            known = recall(b, ("forced", c, v))
+            reason = _wall_off(b, cand, c, v) if known is _MISSING else cast("str | None", known)
             if reason:
                 bad |= bit(v)
                 why = why or f"{v} completes a {v} there and then {reason}"
