@@ -106,6 +106,7 @@ def _count(
             pieces = state[0]
             up = pieces[c]
             left = pieces[c - 1] if c else -1
+            options: tuple[tuple[int, ...], ...]
             if up >= 0 and left >= 0 and up != left:
                 options = ((), (up,), (left,), (up, left) if up < left else (left, up))
             elif up >= 0 or left >= 0:
@@ -153,7 +154,7 @@ def _mirror(state: tuple) -> tuple:
     pieces, sizes, required, forbidden, apart = state
     ids: dict[int, int] = {}
     out = tuple(ids.setdefault(x, len(ids)) for x in reversed(pieces))
-    order = sorted(ids, key=ids.get)  # old id of each new id
+    order = sorted(ids, key=ids.__getitem__)  # old id of each new id
     pairs = tuple(sorted((min(ids[a], ids[b]), max(ids[a], ids[b])) for a, b in apart))
     return (
         out,
