@@ -267,7 +267,13 @@ class FrontierCount:
                 out.append(y)
             else:
                 out.append(x)
-        new_pockets = [merged if old == new else pockets[old] for old in ids]  # type: ignore[misc]
+        new_pockets: list[Pocket] = []
+        for old in ids:
+            if old == new:
+                assert merged is not None  # only a hole has a pocket of its own
+                new_pockets.append(merged)
+            else:
+                new_pockets.append(pockets[old])
         if gone >= 0 and gone not in ids and gone not in joined:
             ways *= self._pocket(pockets[gone])  # the sweep has passed it: it is closed
             if not ways:
@@ -275,7 +281,8 @@ class FrontierCount:
         after = ((1 << self.n) - 1) >> (p + 1) << (p + 1)
         held = dict(by)
         if laid:
-            held[-clued] = held.get(-clued, 0) | laid  # type: ignore[operator]
+            assert clued is not None  # only a clued region lays cells
+            held[-clued] = held.get(-clued, 0) | laid
         ahead = tuple((k, m & after) for k, m in sorted(held.items()) if m & after)
         window = tuple(out)
         if not self._viable(p, window, self._covered(ahead)[1]):

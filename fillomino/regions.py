@@ -338,15 +338,18 @@ class RegionSearch:
         if best is None:
             return self._regions(part, unlisted), valid
         size = self.clue[best]
-        regions = self.static[best].regions  # type: ignore[union-attr]
+        st = self.static[best]
+        assert st is not None  # a clue with a list has its static regions kept
+        regions = st.regions
         return [(regions[i], size) for i in set_bits(cut[best])], valid
 
     def _core(self, cell: int, alive: int) -> int:
         """The cells every region left in ``alive`` holds (each is in its first region)."""
         st = self.static[cell]
-        uses = st.uses  # type: ignore[union-attr]
+        assert st is not None  # a clue with a list has its static regions kept
+        uses = st.uses
         core = 0
-        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):  # type: ignore[union-attr]
+        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):
             if not alive & ~uses[c]:
                 core |= 1 << c
         return core
@@ -403,7 +406,8 @@ class RegionSearch:
             changed = False
             for c, alive in valid.items():
                 st = static[c]
-                uses, touch, cover = st.uses, st.touch, st.cover  # type: ignore[union-attr]
+                assert st is not None  # a clue with a list has its static regions kept
+                uses, touch, cover = st.uses, st.touch, st.cover
                 v = clue[c]
                 new = alive
                 other = 0
@@ -440,7 +444,9 @@ class RegionSearch:
                     holder = None
                     many = False
                     for c, alive in valid.items():
-                        if alive & static[c].uses[x]:  # type: ignore[union-attr]
+                        st = static[c]
+                        assert st is not None
+                        if alive & st.uses[x]:
                             if holder is None:
                                 holder = c
                             else:
@@ -450,7 +456,9 @@ class RegionSearch:
                         return False
                     if not many:
                         need &= ~(1 << x)
-                        new = valid[holder] & static[holder].uses[x]  # type: ignore[union-attr]
+                        st = static[holder]
+                        assert st is not None
+                        new = valid[holder] & st.uses[x]
                         if new != valid[holder]:
                             valid[holder] = new
                             cores[holder] = self._core(holder, new)
@@ -474,7 +482,8 @@ class RegionSearch:
             if (region >> d) & 1:
                 continue
             st = self.static[d]
-            uses, cover = st.uses, st.cover  # type: ignore[union-attr]
+            assert st is not None  # a clue with a list has its static regions kept
+            uses, cover = st.uses, st.cover
             hit = region & cover
             if self.clue[d] == size:
                 hit |= halo & cover
