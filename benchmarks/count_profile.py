@@ -14,6 +14,11 @@ count (an estimate, printed as one, to tell which side of a target a board is on
 ``--against COMMIT`` instead times the region search of that commit (its whole fillomino package, loaded by
 benchmarks/older.py) against this one's, alternated in one process, ``--repeat`` times each, each under a budget
 of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
+``--time METHOD`` prints each board's count and CPU seconds by the region search, the frontier sweep or the transfer
+matrix; with ``--trees PURE,COMPILED`` it runs that in each tree (say a copy of one commit as it is and one with its
+counters compiled by mypyc) in child processes, alternated, ``--repeat`` times, and prints them side by side with
+their ratio. The default profile wraps the search's methods, so it needs the pure build (a compiled class cannot
+be patched); the CPU budgets go through the counters' ``timer`` option and work on either.
 Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
 ``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues), and ``RxC keep P @S`` a random
 picture of ``random.Random(S)`` keeping each of its numbers with probability P (``6x6 keep 0.25 @4``).
@@ -21,6 +26,7 @@ picture of ``random.Random(S)`` keeping each of its numbers with probability P (
     python benchmarks/count_profile.py --seconds 20 "8x8 keep 0.35 #1" "janko-008 -2:cuts"
     python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
     python benchmarks/count_profile.py --against 16cb309 --seconds 60 "8x8 keep 0.45 #2" "janko-007 -1@2"
+    python benchmarks/count_profile.py --time regions --trees /tmp/pure,/tmp/compiled --seconds 60 "janko-015 -2"
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -157,23 +165,27 @@ def draft(name: str) -> Puzzle | None:
     return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i in gone else v for i, v in enumerate(puzzle.clues)))
 
 
-def budgeted(counter, searches: list, timeout: type[Exception], seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
-    """(count or ``>Ns``, CPU seconds) of ``counter.count()`` under a CPU-time budget (the machine is shared: a
-    wall-clock budget would measure the other jobs), watched by the ``_tick`` of each of ``searches``."""
+def cpu_timer(seconds: float) -> tuple[Callable[[], float], float]:
+    """(timer, deadline) for a counter's ``timer`` option: a CPU-time budget of ``seconds`` (the machine is shared: a
+    wall-clock budget would measure the other jobs), the clock read every 64th call (the counters read it often)."""
     start = time.process_time()
-    end = start + seconds
     calls = 0
 
-    def tick() -> None:
+    def timer() -> float:
         nonlocal calls
         calls += 1
-        if calls % 64 == 0 and time.process_time() > end:
-            raise timeout
+        return time.process_time() if calls % 64 == 0 else start
 
-    for search in searches:
-        search._tick = tick
+    return timer, start + seconds
+
+
+def budgeted(build: Callable[[Callable[[], float], float], Any], timeout: type[Exception],
+             seconds: float) -> tuple[str, float]:
+    """(count or ``>Ns``, CPU seconds) of ``build(timer, deadline).count()`` under a CPU-time budget."""
+    start = time.process_time()
+    timer, deadline = cpu_timer(seconds)
     try:
-        got = str(counter.count())
+        got = str(build(timer, deadline).count())
     except timeout:
         got = f">{seconds:.0f}s"
     return got, time.process_time() - start
@@ -181,8 +193,21 @@ def budgeted(counter, searches: list, timeout: type[Exception], seconds: float) 
 
 def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
     """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget."""
-    search = module.RegionSearch(puzzle, cuts=cuts)
-    return budgeted(search, [search], module.RegionTimeout, seconds)
+
+    def build(timer: Callable[[], float], deadline: float) -> Any:
+        try:
+            return module.RegionSearch(puzzle, cuts=cuts, deadline=deadline, timer=timer)
+        except TypeError:  # a commit before the timer option: its clock check replaced
+            search = module.RegionSearch(puzzle, cuts=cuts)
+
+            def tick() -> None:
+                if timer() > deadline:
+                    raise module.RegionTimeout
+
+            search._tick = tick
+            return search
+
+    return budgeted(build, module.RegionTimeout, seconds)
 
 
 def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
@@ -213,9 +238,14 @@ def timed_frontier(puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, flo
     """(count or ``>Ns``, CPU seconds, peak states) of one frontier sweep under a CPU-time budget."""
     from fillomino.frontier import FrontierCount, FrontierTimeout
 
-    sweep = FrontierCount(puzzle, cuts=cuts)
-    got, cpu = budgeted(sweep, [sweep, sweep.pockets], FrontierTimeout, seconds)
-    return got, cpu, sweep.peak
+    made: list[FrontierCount] = []
+
+    def build(timer: Callable[[], float], deadline: float) -> FrontierCount:
+        made.append(FrontierCount(puzzle, cuts=cuts, deadline=deadline, timer=timer))
+        return made[-1]
+
+    got, cpu = budgeted(build, FrontierTimeout, seconds)
+    return got, cpu, made[-1].peak if made else 0
 
 
 def compare_frontier(boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
@@ -244,6 +274,71 @@ def compare_frontier(boards: list[tuple[str, Puzzle, bool]], seconds: float, rep
     print(f"| total | | | {totals[0]:.2f} | {totals[1]:.2f} | |")
 
 
+class _Spent(Exception):
+    """The transfer matrix's CPU budget ran out."""
+
+
+def time_one(method: str, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:
+    """(count or ``>Ns``, CPU seconds) of one count by ``method`` (regions, frontier or transfer) under a CPU budget."""
+    if method == "regions":
+        import fillomino.regions as now
+
+        return timed(now, puzzle, cuts, seconds)
+    if method == "frontier":
+        got, cpu, _peak = timed_frontier(puzzle, cuts, seconds)
+        return got, cpu
+    from fillomino.transfer import count_cuts, count_pictures
+
+    start = time.process_time()
+
+    def step(done: int, total: int) -> None:
+        if time.process_time() - start > seconds:
+            raise _Spent
+
+    try:
+        got = str((count_cuts if cuts else count_pictures)(puzzle, progress=step))
+    except _Spent:
+        got = f">{seconds:.0f}s"
+    return got, time.process_time() - start
+
+
+def compare_trees(trees: list[str], method: str, names: list[str], seconds: float, repeat: int) -> None:
+    """Each board by ``method`` in each tree (its own fillomino, pure or compiled), one child process a run,
+    alternated, best CPU time of ``repeat``; the ratio is the first tree's time over each other's."""
+    import subprocess
+
+    kinds = []
+    for tree in trees:
+        probe = subprocess.run([sys.executable, "-c", "import fillomino.regions as m, fillomino.grid as g, "
+                                "fillomino.frontier as f, fillomino.transfer as t; "
+                                "print(' '.join('so' if x.__file__.endswith('.so') else 'py' for x in (m, g, f, t)))"],
+                               cwd=tree, capture_output=True, text=True, check=True, env={"PYTHONPATH": tree})
+        kinds.append(probe.stdout.strip())
+    print(f"{method}, trees: " + "; ".join(f"{t} (regions grid frontier transfer: {k})" for t, k in zip(trees, kinds)))
+    print("| board | kind | count | " + " | ".join(f"CPU s ({k.split()[0]})" for k in kinds) + " | ratio |")
+    print("|---|---|---:|" + "---:|" * len(trees) + "---:|")
+    totals = [0.0] * len(trees)
+    for wanted in names:
+        best = [math.inf] * len(trees)
+        got = [""] * len(trees)
+        for _ in range(repeat):
+            for i, tree in enumerate(trees):
+                run = subprocess.run([sys.executable, str(Path(tree) / "benchmarks" / "count_profile.py"), "--time",
+                                      method, "--seconds", str(seconds), wanted], cwd=tree, capture_output=True,
+                                     text=True, check=True, env={"PYTHONPATH": tree, "PATH": "/usr/bin:/bin"})
+                got[i], cpu = run.stdout.split()[-2:]
+                best[i] = min(best[i], float(cpu))
+        if len({g for g in got if g.isdigit()}) > 1:
+            raise SystemExit(f"DISAGREE {wanted}: {got}")
+        for i in range(len(trees)):
+            totals[i] += best[i]
+        name, _, kind = wanted.partition(":")
+        counts = got[0] if len(set(got)) == 1 else " / ".join(got)
+        print(f"| {name} | {kind or 'pictures'} | {counts} | " + " | ".join(f"{b:.2f}" for b in best) +
+              f" | {best[0] / max(best[-1], 1e-9):.1f} |", flush=True)
+    print("| total | | | " + " | ".join(f"{t:.2f}" for t in totals) + f" | {totals[0] / max(totals[-1], 1e-9):.1f} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("boards", nargs="+", help="board names as in the count_clued table; ':cuts' for cuts")
@@ -253,7 +348,14 @@ def main() -> int:
     ap.add_argument("--against", metavar="COMMIT", help="time that commit's region search against this one's")
     ap.add_argument("--repeat", type=int, default=1, help="with --against: runs of each, best CPU time kept")
     ap.add_argument("--frontier", action="store_true", help="time the frontier sweep against the region search")
+    ap.add_argument("--time", choices=["regions", "frontier", "transfer"],
+                    help="print each board's count and CPU seconds by this method, one line each")
+    ap.add_argument("--trees", metavar="DIR,DIR", help="with --time: run it in each tree (say a pure and a compiled "
+                    "copy of one commit) in child processes, alternated, and tabulate the CPU seconds side by side")
     args = ap.parse_args()
+    if args.time and args.trees:
+        compare_trees(args.trees.split(","), args.time, args.boards, args.seconds, args.repeat)
+        return 0
     known = {name: Puzzle(r, c, clues) for name, r, c, clues in random_boards(args.seed, 4) + drafts(args.seed, 3,
                                                                                                     [2, 6, 12])}
     for wanted in args.boards:
@@ -265,6 +367,11 @@ def main() -> int:
                 return 2
             known[name] = found
     boards = [(w.partition(":")[0], known[w.partition(":")[0]], w.endswith(":cuts")) for w in args.boards]
+    if args.time:
+        for name, puzzle, cuts in boards:
+            got, cpu = time_one(args.time, puzzle, cuts, args.seconds)
+            print(f"{name} {'cuts' if cuts else 'pictures'}: {got} {cpu:.3f}", flush=True)
+        return 0
     if args.frontier:
         compare_frontier(boards, args.seconds, args.repeat)
         return 0

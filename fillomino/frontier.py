@@ -39,7 +39,7 @@ SAT_SAMPLE = 64
 """Out of credit, one new state key in this many is still checked (so a board that starts paying is noticed)."""
 
 
-class FrontierTimeout(TimeoutError):
+class FrontierTimeout(Exception):
     """The deadline passed before the count finished."""
 
 
@@ -65,25 +65,27 @@ Pocket = tuple[int, tuple[tuple[int, int], ...]]
 class FrontierCount:
     """One count (pictures, or ``cuts``) of ``puzzle`` with regions of at most ``max_size`` cells.
 
-    ``deadline`` (time.monotonic()) raises FrontierTimeout, from building the lists too; ``max_states`` raises
-    FrontierTooBig; ``sat`` asks the CNF engine about each new state (pictures only) and ``propagate`` runs the
-    region search's list propagation on it: both only end dead states early."""
+    ``deadline`` (a reading of ``timer``, by default time.monotonic) raises FrontierTimeout, from building the
+    lists too; ``max_states`` raises FrontierTooBig; ``sat`` asks the CNF engine about each new state (pictures
+    only) and ``propagate`` runs the region search's list propagation on it: both only end dead states early."""
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, max_states: int | None = None, sat: bool = True,
-                 propagate: bool = True) -> None:
+                 propagate: bool = True, timer: Callable[[], float] = time.monotonic) -> None:
         from .regions import RegionSearch, RegionTimeout
 
         # the lists and the propagation; and, without CNF checks (they read laid labels this sweep does not
         # keep there), the pockets' counts
-        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline)
-        self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None)
+        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, timer=timer)
+        self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None,
+                                    timer=timer)
         search = self.search
         self.rows, self.cols, self.n = search.rows, search.cols, search.n
         self.clue = search.clue
         self.cap = search.cap
         self.cuts = cuts
         self.deadline = deadline
+        self.timer = timer
         self.max_states = max_states
         self.peak = 0
         w = self.cols
@@ -114,7 +116,7 @@ class FrontierCount:
         self.propagate = propagate
 
     def _tick(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.timer() > self.deadline:
             raise FrontierTimeout
 
     def _covered(self, ahead: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, int]]:
@@ -265,7 +267,13 @@ class FrontierCount:
                 out.append(y)
             else:
                 out.append(x)
-        new_pockets = [merged if old == new else pockets[old] for old in ids]  # type: ignore[misc]
+        new_pockets: list[Pocket] = []
+        for old in ids:
+            if old == new:
+                assert merged is not None  # only a hole has a pocket of its own
+                new_pockets.append(merged)
+            else:
+                new_pockets.append(pockets[old])
         if gone >= 0 and gone not in ids and gone not in joined:
             ways *= self._pocket(pockets[gone])  # the sweep has passed it: it is closed
             if not ways:
@@ -273,7 +281,8 @@ class FrontierCount:
         after = ((1 << self.n) - 1) >> (p + 1) << (p + 1)
         held = dict(by)
         if laid:
-            held[-clued] = held.get(-clued, 0) | laid  # type: ignore[operator]
+            assert clued is not None  # only a clued region lays cells
+            held[-clued] = held.get(-clued, 0) | laid
         ahead = tuple((k, m & after) for k, m in sorted(held.items()) if m & after)
         window = tuple(out)
         if not self._viable(p, window, self._covered(ahead)[1]):

@@ -26,15 +26,19 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .grid import bit_components, bit_neighbours, bit_spread, set_bits
 from .puzzle import Grid, Puzzle, to_grid
+
+if TYPE_CHECKING:  # the CNF engine imports pysat, which only the CNF checks need
+    from .encode.cnf import CnfModel
 
 Step = Callable[[int, int], None]
 """Called as ``step(done, total)`` after each first-level choice of the count."""
 
 
-class RegionTimeout(TimeoutError):
+class RegionTimeout(Exception):
     """The deadline passed before the count finished."""
 
 
@@ -110,7 +114,8 @@ class RegionSearch:
     """The region-laying search on one board (pictures, or ``cuts``), with its cache of part counts.
 
     Boards wider than tall are searched transposed, so the open cells' frontier runs along the
-    narrow side; listed solutions are turned back. ``deadline`` (time.monotonic()) raises RegionTimeout;
+    narrow side; listed solutions are turned back. ``deadline`` (a reading of ``timer``, by default
+    time.monotonic) raises RegionTimeout;
     ``stuck_after`` raises RegionsStuck once that many parts are counted and nine in ten were dead (``solutions``
     takes its own).
     ``sat_cells``: picture parts of at least that many cells are put to the CNF engine first when every
@@ -122,7 +127,8 @@ class RegionSearch:
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, stuck_after: int | None = None,
                  sat_cells: int | None = SAT_CELLS, sat_pending: bool = True,
-                 pocket_cells: int = POCKET_CELLS, pocket_rows: int = POCKET_ROWS) -> None:
+                 pocket_cells: int = POCKET_CELLS, pocket_rows: int = POCKET_ROWS,
+                 timer: Callable[[], float] = time.monotonic) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -135,6 +141,7 @@ class RegionSearch:
         self.cap = self.n if max_size is None else min(self.n, max_size)
         self.nbm = bit_neighbours(rows, cols)
         self.deadline = deadline
+        self.timer = timer
         self.stuck_after = stuck_after
         self.parts_counted = 0
         self.parts_dead = 0
@@ -152,7 +159,7 @@ class RegionSearch:
         self.pocket_rows = pocket_rows
         self.label = [0] * self.n
         self.sat_cells = None if cuts else sat_cells
-        self.sat = None
+        self.sat: CnfModel | None = None
         self.sat_calls = 0
         self.sat_refuted = 0
         self.sat_eligible = 0
@@ -336,15 +343,18 @@ class RegionSearch:
         if best is None:
             return self._regions(part, unlisted), valid
         size = self.clue[best]
-        regions = self.static[best].regions  # type: ignore[union-attr]
+        st = self.static[best]
+        assert st is not None  # a clue with a list has its static regions kept
+        regions = st.regions
         return [(regions[i], size) for i in set_bits(cut[best])], valid
 
     def _core(self, cell: int, alive: int) -> int:
         """The cells every region left in ``alive`` holds (each is in its first region)."""
         st = self.static[cell]
-        uses = st.uses  # type: ignore[union-attr]
+        assert st is not None  # a clue with a list has its static regions kept
+        uses = st.uses
         core = 0
-        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):  # type: ignore[union-attr]
+        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):
             if not alive & ~uses[c]:
                 core |= 1 << c
         return core
@@ -401,7 +411,8 @@ class RegionSearch:
             changed = False
             for c, alive in valid.items():
                 st = static[c]
-                uses, touch, cover = st.uses, st.touch, st.cover  # type: ignore[union-attr]
+                assert st is not None  # a clue with a list has its static regions kept
+                uses, touch, cover = st.uses, st.touch, st.cover
                 v = clue[c]
                 new = alive
                 other = 0
@@ -438,7 +449,9 @@ class RegionSearch:
                     holder = None
                     many = False
                     for c, alive in valid.items():
-                        if alive & static[c].uses[x]:  # type: ignore[union-attr]
+                        st = static[c]
+                        assert st is not None
+                        if alive & st.uses[x]:
                             if holder is None:
                                 holder = c
                             else:
@@ -448,7 +461,9 @@ class RegionSearch:
                         return False
                     if not many:
                         need &= ~(1 << x)
-                        new = valid[holder] & static[holder].uses[x]  # type: ignore[union-attr]
+                        st = static[holder]
+                        assert st is not None
+                        new = valid[holder] & st.uses[x]
                         if new != valid[holder]:
                             valid[holder] = new
                             cores[holder] = self._core(holder, new)
@@ -472,7 +487,8 @@ class RegionSearch:
             if (region >> d) & 1:
                 continue
             st = self.static[d]
-            uses, cover = st.uses, st.cover  # type: ignore[union-attr]
+            assert st is not None  # a clue with a list has its static regions kept
+            uses, cover = st.uses, st.cover
             hit = region & cover
             if self.clue[d] == size:
                 hit |= halo & cover
@@ -488,7 +504,7 @@ class RegionSearch:
     def _tick(self) -> None:
         self.calls += 1
         # Every call: on a big board one call (a CNF check, a propagation) can take most of a second.
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.timer() > self.deadline:
             raise RegionTimeout
 
     def _count(self, part: Part, lists: Lists | None, others: int, pending: int, step: Step | None = None) -> int:
@@ -616,8 +632,8 @@ class RegionSearch:
             for region, size in self._regions((mask, ()), mask & -mask):
                 rest = mask & ~region
                 near = bit_spread(region, rows, cols) & rest
-                comps = sorted(bit_components(rest, rows, cols), key=int.bit_count)
-                layouts.append((region, size, [(comp, near & comp, min(comp.bit_count(), cap)) for comp in comps]))
+                pieces = sorted(bit_components(rest, rows, cols), key=int.bit_count)
+                layouts.append((region, size, [(comp, near & comp, min(comp.bit_count(), cap)) for comp in pieces]))
             if len(layouts) <= LAYOUTS_KEPT:
                 self.layouts[mask] = layouts
         banned = dict(marks)
@@ -687,7 +703,7 @@ class RegionSearch:
                 return 0
         return ways
 
-    def clue_model(self):  # type: ignore[no-untyped-def]
+    def clue_model(self) -> CnfModel:
         """The CNF engine's model of this board's pictures with its clues pinned (built on first use)."""
         if self.sat is None:
             from .encode.cnf import DEFAULT_ENGINE

@@ -37,6 +37,12 @@ class TransferLimits:
     seconds: float | None = None
 
 
+Pieces = tuple[int, ...]
+State = tuple[Pieces, tuple[int, ...], tuple[int, ...], tuple[frozenset[int], ...], tuple[tuple[int, int], ...]]
+"""(piece of each frontier cell, then per piece its size, its clue's size (0 = any) and its forbidden final sizes, then
+the sorted pairs of touching pieces that stay apart)."""
+
+
 def _oriented(puzzle: Puzzle) -> tuple[int, int, list[int]]:
     """(rows, width, clues) with the narrow side as the width."""
     if puzzle.cols <= puzzle.rows:
@@ -45,7 +51,7 @@ def _oriented(puzzle: Puzzle) -> tuple[int, int, list[int]]:
     return puzzle.cols, puzzle.rows, clues
 
 
-def _check(states: dict, limits: TransferLimits, start: float) -> None:
+def _check(states: dict[State, int], limits: TransferLimits, start: float) -> None:
     if limits.max_states is not None and len(states) > limits.max_states:
         raise TooManyStates(f"transfer-matrix count needs more than {limits.max_states} states")
     if limits.seconds is not None and time.monotonic() - start > limits.seconds:
@@ -89,7 +95,7 @@ def _count(
     # state: (piece of each frontier cell (-1 before the first row), then per piece its size, the
     # size a clue requires (0 = any) and its forbidden final sizes, then the sorted pairs of touching
     # pieces that stay apart). Pieces are numbered 0.. in frontier order, so equal states are equal.
-    states: dict[tuple, int] = {((-1,) * width, (), (), (), ()): 1}
+    states: dict[State, int] = {((-1,) * width, (), (), (), ()): 1}
     # after row r, may a state and its mirror image be counted as one? (the rows below read the same mirrored)
     symmetric_below = [
         all(clues[k * width + x] == clues[k * width + width - 1 - x] for k in range(r + 1, rows) for x in range(width))
@@ -100,12 +106,13 @@ def _count(
         clue = clues[p]
         remaining = n - p - 1
         last_row = p >= n - width
-        new_states: dict[tuple, int] = {}
+        new_states: dict[State, int] = {}
         get = new_states.get
         for state, ways in states.items():
             pieces = state[0]
             up = pieces[c]
             left = pieces[c - 1] if c else -1
+            options: tuple[tuple[int, ...], ...]
             if up >= 0 and left >= 0 and up != left:
                 options = ((), (up,), (left,), (up, left) if up < left else (left, up))
             elif up >= 0 or left >= 0:
@@ -132,10 +139,10 @@ def _count(
     return total
 
 
-def _fold_mirror_images(states: dict[tuple, int]) -> dict[tuple, int]:
+def _fold_mirror_images(states: dict[State, int]) -> dict[State, int]:
     """Merge each full-row state with its mirror image: when the rows below are mirror-symmetric,
     both have the same completions, so one representative carries both counts (about half the states)."""
-    folded: dict[tuple, int] = {}
+    folded: dict[State, int] = {}
     for state, ways in states.items():
         image = _mirror(state)
         key = state if _order(state) <= _order(image) else image
@@ -143,17 +150,18 @@ def _fold_mirror_images(states: dict[tuple, int]) -> dict[tuple, int]:
     return folded
 
 
-def _order(state: tuple) -> tuple:
+def _order(state: State) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...],
+                                  tuple[tuple[int, int], ...]]:
     pieces, sizes, required, forbidden, apart = state
     return pieces, sizes, required, tuple(tuple(sorted(f)) for f in forbidden), apart
 
 
-def _mirror(state: tuple) -> tuple:
+def _mirror(state: State) -> State:
     """The same state read right to left, pieces renumbered in the new frontier order."""
     pieces, sizes, required, forbidden, apart = state
     ids: dict[int, int] = {}
     out = tuple(ids.setdefault(x, len(ids)) for x in reversed(pieces))
-    order = sorted(ids, key=ids.get)  # old id of each new id
+    order = sorted(ids, key=ids.__getitem__)  # old id of each new id
     pairs = tuple(sorted((min(ids[a], ids[b]), max(ids[a], ids[b])) for a, b in apart))
     return (
         out,
@@ -169,7 +177,7 @@ def _may_close(size: int, required: int, forbidden: frozenset[int]) -> bool:
 
 
 def _step(
-    state: tuple,
+    state: State,
     c: int,
     clue: int,
     cap: int,
@@ -179,7 +187,7 @@ def _step(
     up: int,
     left: int,
     last_row: bool,
-) -> tuple | None:
+) -> State | None:
     """The state after the cell at frontier position ``c`` joins the pieces ``joined``, or None if illegal.
 
     ``up`` and ``left`` are the neighbouring pieces (-1 = none). A piece with no frontier cell left

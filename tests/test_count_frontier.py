@@ -73,6 +73,11 @@ def test_spent_budget_is_unknown_not_a_guess():
     with pytest.raises(FrontierTimeout):
         count_frontier(Puzzle(6, 6, (0,) * 35 + (3,)), deadline=time.monotonic() - 1)
 
+    # the deadline is read on the timer given (a CPU-time budget): an hour ahead of now, but past on this timer
+    with pytest.raises(FrontierTimeout):
+        FrontierCount(Puzzle(6, 6, (0,) * 35 + (3,)), deadline=time.monotonic() + 3600,
+                      timer=lambda: time.monotonic() + 7200).count()
+
     class Spent:
         seconds = 0.0
 

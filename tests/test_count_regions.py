@@ -101,6 +101,21 @@ def test_deadline_raises_instead_of_guessing():
         count_regions(Puzzle(5, 5, (0,) * 24 + (2,)), deadline=time.monotonic() - 1)
 
 
+def test_the_deadline_is_read_on_the_timer_given():
+    # a CPU-time budget (benchmarks/count_profile.py): the deadline is on the timer's scale, not time.monotonic's
+    reads = []
+
+    def timer() -> float:
+        reads.append(1)
+        return float(len(reads))
+
+    search = RegionSearch(Puzzle(5, 5, (0,) * 24 + (2,)), deadline=50.0, timer=timer)
+    with pytest.raises(RegionTimeout):
+        search.count()
+    assert len(reads) == 51
+    assert count_regions(Puzzle(2, 2, (0,) * 4), deadline=time.monotonic() + 60) == 5
+
+
 def test_a_big_board_stops_at_its_budget_not_a_thousand_calls_later():
     # On a 30x30 one call can cost most of a second (a CNF check): the clock was read every 1024 calls.
     from fillomino.formats import read_puzzle
