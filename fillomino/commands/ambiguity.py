@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     except BudgetExhausted:
         if args.json:
             print_json({"status": "unknown", "cells": None, "forced": None, "loose": None, "solutions_seen": None,
-                        "solver_calls": None, "max_size": args.max_size})
+                        "solver_calls": None, "values_complete": None, "max_size": args.max_size})
         else:
             print("unknown: the budget ran out before every cell's values were settled")
         return 3
