@@ -74,8 +74,9 @@ def browser():
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def wait(driver, condition, seconds: float = 30):
-    """Poll until condition holds; an element the page re-rendered mid-read means "not yet", not a failure."""
+def wait(driver, condition, seconds: float = 90):
+    """Poll until condition holds; an element the page re-rendered mid-read means "not yet", not a failure.
+    The deadline is generous (no timing here): the whole suite beside it can slow a worker's start to tens of s."""
     return WebDriverWait(driver, seconds, poll_frequency=0.02,
                          ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
