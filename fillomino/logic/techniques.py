@@ -944,7 +944,9 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                 raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
             for x in _first_open(b, list(near), g):
                 was, walk[x] = walk[x], False
-                if len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need:
+                # only whether it still reaches need more cells: the walk stops once it has
+                want = len(g.cells) + need
+                if len(distances(g.cells, b.nbrs, within=need, through=walk, limit=want)) < want:
                     found.append(x)
                 walk[x] = was
             kept.put(g, found)
