@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -60,7 +61,7 @@ class Worker:
     def __init__(self, tree: str, budget: float) -> None:
         self.tree = tree
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(budget)], cwd=tree, text=True,
-                                     env={"PYTHONPATH": tree, "PATH": "/usr/bin:/bin"},
+                                     env={**os.environ, "PYTHONPATH": tree},
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.grid = json.loads(self.ask_line())["grid"]
 
