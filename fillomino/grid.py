@@ -184,14 +184,19 @@ def component_sizes(member: Sequence[bool], nbrs: Nbrs) -> list[int]:
 
 
 def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = None,
-              through: Cells | None = None) -> dict[int, int]:
+              through: Cells | None = None, limit: int | None = None) -> dict[int, int]:
     """Breadth-first distance from ``start`` (one cell or several, all at 0) to every cell it reaches.
 
     ``within`` bounds the distance (None: no bound); ``through`` limits the walk to those cells (None:
-    every cell). Start cells are at distance 0 whether or not ``through`` holds them.
+    every cell). Start cells are at distance 0 whether or not ``through`` holds them. With ``limit``, the
+    search stops once that many cells are found (the dict then has exactly ``limit`` cells, or the start
+    cells if they are more).
     """
     frontier = [start] if isinstance(start, int) else list(dict.fromkeys(start))
     dist = dict.fromkeys(frontier, 0)
+    cap = -1 if limit is None else limit  # never met when there is no limit: len(dist) only grows from 1
+    if len(dist) >= cap >= 0:
+        return dist
     d = 0
     flags = through if isinstance(through, (list, tuple)) and (not through or isinstance(through[0], bool)) else None
     inside = None if through is None or flags is not None else _member(through)
@@ -206,12 +211,16 @@ def distances(start: int | Iterable[int], nbrs: Nbrs, *, within: int | None = No
                     if m not in dist and flags[m]:
                         dist[m] = d
                         append(m)
+                        if len(dist) == cap:
+                            return dist
         else:
             for c in frontier:
                 for m in nbrs[c]:
                     if m not in dist and (inside is None or inside(m)):
                         dist[m] = d
                         append(m)
+                        if len(dist) == cap:
+                            return dist
         frontier = nxt
     return dist
 

@@ -85,6 +85,12 @@ def test_distances_are_shortest_paths_through_the_set(board, start, within):
     assert bounded == {c: d for c, d in dist.items() if d <= within}
     limited = component(start, cells, nbrs, limit=3)
     assert len(limited) == min(3, len(dist)) and limited[0] == start
+    for through in (member, cells):  # both loops: a bool list and a set
+        for limit in (1, 3, 6):
+            cut = distances(start, nbrs, through=through, within=within, limit=limit)
+            assert len(cut) == min(limit, len(bounded))
+            assert all(bounded[c] == d for c, d in cut.items())
+            assert sorted(cut.values()) == sorted(bounded.values())[:len(cut)]  # breadth-first: the nearest first
 
 
 def test_groups_and_boundary():

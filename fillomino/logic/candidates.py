@@ -76,7 +76,7 @@ class Board:
     rows: int
     cols: int
     cand: list[int]
-    nbrs: Sequence[Sequence[int]] = field(default=(), repr=False)
+    nbrs: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
     _groups: list[Group] | None = field(default=None, repr=False)
     _group_at: list[Group | None] | None = field(default=None, repr=False)
     log: list[int] = field(default_factory=list, repr=False)

@@ -690,7 +690,6 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
     its time."""
     seen: set[int] = set()
     nbrs = b.nbrs
-    extend = reads.extend
     for s in starts:
         m = cand[s]
         if not m or m & (m - 1) or s in seen:
@@ -701,7 +700,7 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
         inside = {s}
         for c in group:
             around = nbrs[c]
-            extend(around)
+            reads.extend(around)
             for x in around:
                 if x not in inside and cand[x] == m:
                     inside.add(x)
@@ -716,7 +715,7 @@ def _check_rule(b: Board, cand: list[int], starts: Sequence[int], reads: list[in
             for k, c in enumerate(group):
                 around = nbrs[c]
                 if k >= n:
-                    extend(around)
+                    reads.extend(around)
                 for x in around:
                     if x not in inside and cand[x] & m:
                         inside.add(x)
@@ -945,7 +944,9 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                 raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
             for x in _first_open(b, list(near), g):
                 was, walk[x] = walk[x], False
-                if len(distances(g.cells, b.nbrs, within=need, through=walk)) - len(g.cells) < need:
+                # only whether it still reaches need more cells: the walk stops once it has
+                want = len(g.cells) + need
+                if len(distances(g.cells, b.nbrs, within=need, through=walk, limit=want)) < want:
                     found.append(x)
                 walk[x] = was
             kept.put(g, found)
@@ -992,6 +993,26 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
+def _closure(extra: frozenset[int], base: set[int], v: int, at: list[Group | None], nbrs: tuple[tuple[int, ...], ...],
+             regions: dict[frozenset[int], set[int]], reads: list[int]) -> set[int]:
+    """_finishes' region of a group of ``v`` with ``extra``: the groups of its size it joins, listing what it reads in
+    ``reads``, kept in ``regions`` (the search, then the check of each way, ask for the same cells)."""
+    region = regions.get(extra)
+    if region is not None:
+        return region
+    region = base | extra
+    for c in extra:
+        for m in nbrs[c]:
+            reads.append(m)
+            h = at[m]
+            if h is not None and h.value == v and m not in region:
+                region.update(h.cells)
+                reads.extend(h.cells)
+                reads.extend(boundary(h.cells, nbrs))
+    regions[extra] = region
+    return region
+
+
 def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int], set[int]]]:
     """completions' ways to finish a group one or two cells short: (the cells it takes, the open cells then
     walled off) for each way that breaks no rule, until the ways found share no cell that completions would write
@@ -1005,23 +1026,6 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
     assert at is not None
     regions: dict[frozenset[int], set[int]] = {}
 
-    def closure(extra: frozenset[int]) -> set[int]:
-        # asked again for the same cells (the search, then the check of each way): the same reads, kept once
-        region = regions.get(extra)
-        if region is not None:
-            return region
-        region = base | extra
-        for c in extra:
-            for m in nbrs[c]:
-                reads.append(m)
-                h = at[m]
-                if h is not None and h.value == v and m not in region:
-                    region.update(h.cells)
-                    reads.extend(h.cells)
-                    reads.extend(boundary(h.cells, nbrs))
-        regions[extra] = region
-        return region
-
     allow = Allow(b.cand, v)
     ways: set[frozenset[int]] = set()
     around_g = boundary(g.cells, b.nbrs)
@@ -1029,7 +1033,7 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
     firsts = [x for x in around_g if x in allow and not single(b.cand[x])]
     for x in firsts:
         one = frozenset([x])
-        r1 = closure(one)
+        r1 = _closure(one, base, v, at, nbrs, regions, reads)
         if len(r1) == v:
             ways.add(one)
         elif len(r1) < v:
@@ -1037,7 +1041,7 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
                 reads.append(y)
                 if y in allow and not single(b.cand[y]):
                     two = frozenset([x, y])
-                    if len(closure(two)) == v:
+                    if len(_closure(two, base, v, at, nbrs, regions, reads)) == v:
                         ways.add(two)
     valid = []
     b_v = bit(v)
@@ -1046,7 +1050,7 @@ def _finishes(b: Board, g: Group, cand: list[int]) -> list[tuple[frozenset[int],
     for extra in ways:
         if inside is not None and not inside and not any(b.cand[c] & b_v for c in outside):
             break  # the valid ways so far share no cell either way: more of them change nothing completions reads
-        region = closure(extra)
+        region = _closure(extra, base, v, at, nbrs, regions, reads)
         around = boundary(region, b.nbrs)
         reads += around
         edge = [c for c in around if not single(b.cand[c])]

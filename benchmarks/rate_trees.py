@@ -1,0 +1,132 @@
+"""Rate the same puzzles with the rater of two source trees (each may be a compiled build), alternated puzzle by
+puzzle in two long-lived worker processes, and compare CPU time and ratings.
+
+    python benchmarks/rate_trees.py /tmp/base /tmp/new                 # the first 60 janko.at 10x10s, 1 s budget
+    python benchmarks/rate_trees.py /tmp/base /tmp/new --repeat 3 --files ../shared/corpus-external/janko-0*.txt
+
+rate.py's ``--baseline`` imports the older package under another name, which a mypyc build cannot do (its
+shared library is named after ``fillomino``); here each tree runs in its own process (``PYTHONPATH=TREE``), the
+order of the two alternating from puzzle to puzzle so that both see the same load. Each worker reports the CPU
+seconds of ``rate`` (``Rating.seconds``) and a digest of everything else the rating says (level, state, score,
+counts, every step); the output is the total and median CPU per tree and round, their ratios, and the puzzles
+whose settled ratings differ (exit status 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+WORKER = r"""
+import hashlib, json, sys
+import fillomino.grid
+from fillomino.formats import read_puzzle
+from fillomino.logic import rate
+from fillomino.solvers import Budget
+budget = float(sys.argv[1])
+print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
+for line in sys.stdin:
+    r = rate(read_puzzle(line.strip()), budget=Budget(seconds=budget))
+    full = (r.level, r.state, r.score, r.counts, r.open_cells, r.used_level, r.final,
+            [(s.technique, s.level, s.cells, s.sentence, s.removes, s.place, s.contradiction) for s in r.steps])
+    digest = hashlib.sha256(repr(full).encode()).hexdigest()[:16]
+    print(json.dumps({"seconds": r.seconds, "state": r.state, "level": r.level, "digest": digest}), flush=True)
+"""
+
+
+def default_files() -> list[str]:
+    """The first 60 janko.at 10x10s of the external corpus."""
+    root = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus-external"
+    out = []
+    for name in sorted(glob.glob(str(root / "janko-*.txt"))):
+        if _shape(name) == "10x10":
+            out.append(name)
+        if len(out) == 60:
+            break
+    return out
+
+
+def _shape(path: str) -> str:
+    from fillomino.formats import read_puzzle
+    return read_puzzle(path).shape
+
+
+class Worker:
+    def __init__(self, tree: str, budget: float) -> None:
+        self.tree = tree
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(budget)], cwd=tree, text=True,
+                                     env={**os.environ, "PYTHONPATH": tree},
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.grid = json.loads(self.ask_line())["grid"]
+
+    def ask_line(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline()
+
+    def rate(self, path: str) -> dict:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(path + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.ask_line())
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--files", nargs="*", help="puzzle files (default: the first 60 janko.at 10x10s)")
+    ap.add_argument("--budget", type=float, default=1.0)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="rate each puzzle K times a side, keep the fastest")
+    args = ap.parse_args()
+    files = [str(Path(f).resolve()) for f in args.files] if args.files else default_files()
+    workers = [Worker(args.before, args.budget), Worker(args.after, args.budget)]
+    for w in workers:
+        print(f"{w.tree}: {w.grid}", file=sys.stderr)
+    differ: set[str] = set()
+    code = 0
+    for rnd in range(args.rounds):
+        secs: list[list[float]] = [[], []]
+        settled: list[list[float]] = [[], []]
+        for k, path in enumerate(files):
+            got: dict[int, dict] = {}
+            for k2 in range(args.repeat):
+                for i in ((0, 1) if (k + k2 + rnd) % 2 == 0 else (1, 0)):
+                    r = workers[i].rate(path)
+                    if i not in got or r["seconds"] < got[i]["seconds"]:
+                        got[i] = r
+            for i in (0, 1):
+                secs[i].append(got[i]["seconds"])
+                if "budget" not in (got[0]["state"], got[1]["state"]):
+                    settled[i].append(got[i]["seconds"])
+            if "budget" not in (got[0]["state"], got[1]["state"]) and got[0]["digest"] != got[1]["digest"]:
+                differ.add(Path(path).name)
+        a, b = secs
+        print(f"round {rnd + 1}, {len(files)} puzzles: total {sum(a):.3f} -> {sum(b):.3f} CPU s "
+              f"(x{sum(a) / sum(b):.2f}), median {1000 * statistics.median(a):.1f} -> "
+              f"{1000 * statistics.median(b):.1f} ms (x{statistics.median(a) / statistics.median(b):.2f}), "
+              f"settled on both sides {len(settled[0])}: total {sum(settled[0]):.3f} -> {sum(settled[1]):.3f} CPU s "
+              f"(x{sum(settled[0]) / sum(settled[1]):.2f})")
+    for w in workers:
+        w.close()
+    if differ:
+        print("ratings that differ: " + ", ".join(sorted(differ)))
+        code = 1
+    else:
+        print("every rating settled on both sides is the same step for step")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
