@@ -46,6 +46,11 @@ class RegionsStuck(Exception):
     """The search met mostly dead ends for longer than ``stuck_after`` parts (see RegionSearch)."""
 
 
+def _stuck(after: int | None, parts: int, dead: int) -> bool:
+    """Whether ``after`` parts (None: never) have been met and nine in ten of them were dead ends."""
+    return after is not None and parts >= after and dead * 10 > parts * 9
+
+
 class _TooMany(Exception):
     """More regions than a clued cell's list keeps."""
 
@@ -564,8 +569,7 @@ class RegionSearch:
         self.cache[part] = total
         self.parts_counted += 1
         self.parts_dead += not total
-        if self.stuck_after is not None and self.parts_counted >= self.stuck_after and \
-                self.parts_dead * 10 > self.parts_counted * 9:
+        if _stuck(self.stuck_after, self.parts_counted, self.parts_dead):
             raise RegionsStuck  # nine parts in ten dead: the clues need propagation this search lacks
         return total
 
@@ -801,8 +805,7 @@ class RegionSearch:
         self.alive[part] = ok
         self.parts_tried += 1
         self.parts_unfillable += not ok
-        if self.list_stuck_after is not None and self.parts_tried >= self.list_stuck_after and \
-                self.parts_unfillable * 10 > self.parts_tried * 9:
+        if _stuck(self.list_stuck_after, self.parts_tried, self.parts_unfillable):
             raise RegionsStuck  # listing through dead ends the CNF engine's propagation would cut
         return ok
 
