@@ -205,8 +205,9 @@ function render() {
   const loose = new Map(), suggested = new Map(), differ = new Set(), conflict = new Set();
   // the values panel completes the loose cells' values; until then they are the ones seen so far (…)
   const full = results.values && results.values.loose ? results.values : null;
-  const partial = !full && results.loose && results.loose.complete === false;
-  for (const [r, c, vals] of ((full || results.loose) && (full || results.loose).loose) || []) loose.set(key(r, c), vals);
+  const shown = full || results.loose;
+  const partial = !full && shown && shown.complete === false;
+  for (const [r, c, vals] of (shown && shown.loose) || []) loose.set(key(r, c), vals);
   for (const [r, c, v] of (results.suggest && results.suggest.clues) || []) suggested.set(key(r, c), v);
   for (const [r, c] of (results.verdict && results.verdict.differ) || []) differ.add(key(r, c));
   for (const [r, c] of (results.verdict && results.verdict.conflict) || []) conflict.add(key(r, c));
