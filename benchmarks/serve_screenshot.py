@@ -21,12 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the working tree, not an installed copy
 
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
-from tests.test_serve_support import running_server  # noqa: E402
+from tests.test_serve_support import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS, running_server  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1280,900", "--hide-scrollbars")
+FLAGS = (*CHROMIUM_FLAGS, "--window-size=1280,900", "--hide-scrollbars")
 
 
 def main() -> None:
@@ -50,11 +48,11 @@ def main() -> None:
     draft = full.with_clues([0 if i in gone else v for i, v in enumerate(full.clues)])
     profile = tempfile.mkdtemp(prefix="fillomino-chromium-")
     options = Options()
-    options.binary_location = "/usr/bin/chromium"
+    options.binary_location = CHROMIUM
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
     with running_server("--no-ahead") as base:
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         try:
             driver.get(f"{base}/#{write_id(draft)}")
             WebDriverWait(driver, 300, poll_frequency=0.2).until(

@@ -32,13 +32,9 @@ from fillomino.formats import parse_puzzle, read_puzzle  # noqa: E402
 from fillomino.puzzle import FillominoError  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
 from tests.conftest import EXTERNAL  # noqa: E402
-from tests.test_serve_support import ROOT, running_server  # noqa: E402
+from tests.test_serve_support import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS, ROOT, running_server  # noqa: E402
 
-CHROMIUM = os.environ.get("FILLOMINO_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("FILLOMINO_CHROMEDRIVER", "/usr/bin/chromedriver")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1400,1000")
+FLAGS = (*CHROMIUM_FLAGS, "--window-size=1400,1000")
 EDIT_BUDGET_MS = 300
 """The issue's bound: each edit of a 10x10 shows its verdict and loose cells within this time."""
 

@@ -15,6 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("FILLOMINO_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("FILLOMINO_CHROMEDRIVER", "/usr/bin/chromedriver")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage")
+"""Headless Debian Chromium as root on a machine whose network is closed (no background connections)."""
 
 
 @contextlib.contextmanager
