@@ -10,7 +10,8 @@ until no solution has a BIG cell; from then on every label is a true size and ev
 solution. Cells that cannot be BIG are bounded by K, so the larger labels stay confined to the
 areas where large regions can form (see ``Search``). ``possible`` may leave the last step of that
 proof to its own questions (BIG asked about like any unseen label): an answer showing BIG then
-sends it back to raise K, and when every question is answered no cell can be BIG.
+sends it back to raise K (finding every cell such a region reaches), the proof at the raised K is
+left to its questions again, and when every question is answered no cell can be BIG.
 
 The questions: one over the whole grid, then one per cell with a short conflict allowance; the
 cells whose proof runs longer are asked together, so one UNSAT answer settles them all.
@@ -321,12 +322,13 @@ class Search:
             if pending is not None:
                 model.add_clause([-act])  # retire the question's clause for good
 
-    def _settle(self, defer: bool = False) -> bool:
+    def _settle(self, defer: bool = False, raise_first: bool = False) -> bool:
         """Raise K until no solution (within the base restriction) has a region above K. False: no solution.
 
         At each K: find every cell some answer shows BIG (one question per new answer, the last one
         UNSAT). The others are bounded by K; the BIG ones by their connected area of BIG-capable cells.
-        With ``defer``, a first answer without BIG leaves the last question to ``possible`` (``big_open``).
+        With ``defer``, a first answer without BIG leaves the last question to ``possible`` (``big_open``);
+        ``raise_first`` (a region above K was seen) skips that at the current K, so K is raised first.
         """
         n = self.puzzle.size
         while True:
@@ -335,7 +337,7 @@ class Search:
             ans = self._ask([])
             if ans is None:
                 return False
-            if defer and not ans.big_groups and ans.exact:
+            if defer and not raise_first and not ans.big_groups and ans.exact:
                 self._keep(ans)
                 self.big_open = any(model.has(c, BIG) for c in range(n))
                 return True
@@ -363,6 +365,7 @@ class Search:
             top = max(self.upper[c] for c in can_big)
             self.k = min(n, top, max(2 * self.k, largest))
             self._build()
+            raise_first = False
 
     def _keep(self, ans: Answer) -> None:
         """Remember a true solution (exact reading, within the base restriction)."""
@@ -375,12 +378,12 @@ class Search:
         hears of each cell settled. With ``loose_only`` a cell is settled once it shows two values: which
         cells are loose is exact, but a loose cell's set may lack values (the questions proving that a loose
         cell has no further value are left out)."""
-        try:
-            return self._possible(narrower, progress, loose_only)
-        except _RegionAboveK:  # K was not proved and is wrong: settle it the long way, then ask again
-            self.big_open = False
-            self.solvable = self._settle()
-            return self._possible(narrower, progress, loose_only)
+        while True:
+            try:
+                return self._possible(narrower, progress, loose_only)
+            except _RegionAboveK:  # K was not proved and is wrong: raise it, then ask again
+                self.big_open = False
+                self.solvable = self._settle(self.defer_k, raise_first=True)
 
     def _possible(self, narrower: Allowed | None, progress: Callable[[int, int], None] | None,
                   loose_only: bool = False) -> list[set[int]]:
