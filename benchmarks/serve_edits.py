@@ -66,7 +66,7 @@ sys.path.insert(0, str(ROOT))  # the working tree, not an installed copy
 
 from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
-from fillomino.puzzle import Puzzle  # noqa: E402
+from fillomino.puzzle import Puzzle, cell_name  # noqa: E402
 from fillomino.serve.ahead import process_cpu  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
 from tests.test_serve_support import ahead_state, post, running_server  # noqa: E402
@@ -165,7 +165,7 @@ def setter(page: Page, puzzle: Puzzle, step: int) -> list[tuple[str, dict]]:
     return out
 
 
-def removals(page: Page, puzzle: Puzzle) -> list[tuple[str, dict]]:
+def removals(page: Page, puzzle: Puzzle, name: str = "") -> list[tuple[str, dict]]:
     """Each clue taken out on its own and put back, in a shuffled order (none of these grids has a settled
     answer to start from unless it was worked out ahead)."""
     out = []
@@ -175,6 +175,7 @@ def removals(page: Page, puzzle: Puzzle) -> list[tuple[str, dict]]:
     for cell in cells:
         page.pause()
         e = page.edit(with_clue(puzzle, cell, 0))
+        e["where"] = f"{name} without {cell_name(*divmod(cell, puzzle.cols))}"
         kind = "needed" if e["verdict"]["status"] != "unique" else "not needed"
         out.append((f"take out a {kind} clue", e))
         page.edit(puzzle)  # put back: settled
@@ -319,7 +320,7 @@ def main() -> None:
                 scripted += setter(pages[-1], puzzle, args.step)
                 if args.all_removals:
                     pages.append(Page(base, pool, think))
-                    each += removals(pages[-1], puzzle)
+                    each += removals(pages[-1], puzzle, path.stem)
                 print(f"think {think:g}: {path.name}: done ({time.perf_counter() - start:.0f} s)", file=sys.stderr,
                       flush=True)
         pauses, capped = sum(p.pauses for p in pages), sum(p.capped for p in pages)
@@ -329,6 +330,10 @@ def main() -> None:
         table(scripted, "The browser test's setter (ms):")
         if args.all_removals:
             table(each, "Each clue taken out on its own and put back (ms):")
+            slow = sorted((e for _, e in each if e["shown"] > 300), key=lambda e: -e["shown"])
+            print("\nShown after more than 300 ms: " + (", ".join(
+                f"{e['where']} {e['shown']:.0f}{' (unknown)' if e['loose']['status'] == 'unknown' else ''}"
+                for e in slow) or "none"))
 
 
 if __name__ == "__main__":

@@ -385,6 +385,18 @@ def test_an_unproved_k_that_is_wrong_is_settled_the_long_way(spy):
     assert spy.fallbacks > 0
 
 
+def test_k_raised_after_a_region_above_it_is_left_unproved_again(spy):
+    # with K = 3 a region above 3 raises K, whose proof is again left to the cells' questions: a region
+    # above the raised K sends the search back once more, and the answer stays exact
+    for rows, cols, loose_only in [(4, 2, False), (3, 4, False), (3, 2, True)]:
+        spy.fallbacks = 0
+        expected = bruteforce.possible_values(rows, cols, [0] * (rows * cols))
+        got = flat(possible(Puzzle.empty(rows, cols), engine=CnfEngine(first_k=3), loose_only=loose_only))
+        assert [len(v) > 1 for v in got] == [len(v) > 1 for v in expected], (rows, cols)
+        assert all(g == e if len(e) < 2 or not loose_only else g <= e for g, e in zip(got, expected)), (rows, cols)
+        assert spy.fallbacks >= 2, (rows, cols)
+
+
 def test_a_spent_conflict_budget_is_unknown_not_a_long_proof():
     for conflicts in (1, 50, 400):
         try:
