@@ -796,6 +796,19 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
 
 
 # ---- the cyclic GC around a solve ------------------------------------------------------------------
+def test_a_rating_leaves_no_reference_cycles():
+    # a look-ahead's trial grids are freed as each trial ends, not left to the cyclic GC (a Changes kept in a
+    # grid's derived data once held the grid)
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))  # hard: it looks ahead
+    gc.collect()
+    gc.disable()
+    try:
+        rate(puzzle, witness=False)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def _threshold_during_lookahead(puzzle: Puzzle) -> tuple[int, int, int]:
     """The GC thresholds as the top-level look-ahead asks for its witness (inside solve)."""
     seen: list[tuple[int, int, int]] = []
