@@ -3,6 +3,7 @@ what it claims at the end (solved, contradiction) is checked against the engine 
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -792,3 +793,73 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
         assert all(not vs for vs in b.removes.values()) and b.masks == a.masks
         assert {c: values_of(m) for c, m in b.masks.items()} == a.removes
         assert b.text() == a.sentence == a.text() and b.later is None and b.sentence == a.sentence
+
+
+# ---- the cyclic GC around a solve ------------------------------------------------------------------
+def test_a_rating_leaves_no_reference_cycles():
+    # a look-ahead's trial grids are freed as each trial ends, not left to the cyclic GC (a Changes kept in a
+    # grid's derived data once held the grid)
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))  # hard: it looks ahead
+    gc.collect()
+    gc.disable()
+    try:
+        rate(puzzle, witness=False)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def _threshold_during_lookahead(puzzle: Puzzle) -> tuple[int, int, int]:
+    """The GC thresholds as the top-level look-ahead asks for its witness (inside solve)."""
+    seen: list[tuple[int, int, int]] = []
+
+    def witness() -> list[int] | None:
+        seen.append(gc.get_threshold())
+        return None
+
+    solve(Board.from_puzzle(puzzle), puzzle.clues, witness=witness)
+    assert seen, "the puzzle should need the look-ahead"
+    return seen[0]
+
+
+def test_a_solve_raises_the_gc_threshold_while_it_runs_and_puts_the_callers_back():
+    from fillomino.logic.solver import YOUNG_OBJECTS
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))  # hard: it looks ahead
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 11, 12)
+        assert _threshold_during_lookahead(puzzle) == (YOUNG_OBJECTS, 11, 12)
+        assert gc.get_threshold() == (700, 11, 12)
+        gc.set_threshold(0, 11, 12)  # the caller turned collection off: it stays off
+        assert _threshold_during_lookahead(puzzle) == (0, 11, 12)
+        assert gc.get_threshold() == (0, 11, 12)
+        gc.set_threshold(90_000, 11, 12)  # already higher: left alone
+        assert _threshold_during_lookahead(puzzle) == (90_000, 11, 12)
+        assert gc.get_threshold() == (90_000, 11, 12)
+        gc.set_threshold(700, 11, 12)
+        with pytest.raises(ValueError):
+            solve(Board.from_puzzle(puzzle), puzzle.clues, max_level="nonsense")
+        assert gc.get_threshold() == (700, 11, 12)
+    finally:
+        gc.set_threshold(*saved)
+
+
+def test_the_gc_threshold_of_nested_and_overlapping_solves_is_put_back_by_the_last():
+    from fillomino.logic.solver import _COLLECTIONS, YOUNG_OBJECTS
+
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        _COLLECTIONS.enter()
+        _COLLECTIONS.enter()
+        _COLLECTIONS.leave()
+        assert gc.get_threshold() == (YOUNG_OBJECTS, 10, 10)
+        _COLLECTIONS.leave()
+        assert gc.get_threshold() == (700, 10, 10)
+        _COLLECTIONS.enter()
+        gc.set_threshold(5000, 10, 10)  # the caller's own setting, made meanwhile, is kept
+        _COLLECTIONS.leave()
+        assert gc.get_threshold() == (5000, 10, 10)
+    finally:
+        gc.set_threshold(*saved)

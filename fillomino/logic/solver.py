@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +20,42 @@ if TYPE_CHECKING:  # rating.py imports this module
 
 DIRTY_MAX = 32
 """More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
+
+YOUNG_OBJECTS = 50_000
+"""The cyclic GC's first threshold while a top-level solve runs (see _Collections)."""
+
+
+class _Collections:
+    """Fewer passes of the cyclic GC while top-level solves run, the caller's thresholds put back when the last one
+    ends: the ladder makes and drops hundreds of thousands of short-lived lists, sets and tuples, none in a reference
+    cycle, and with the default threshold (700) the collector walks them over and over (3-7% of the CPU time of a
+    rating or a generation, docs/benchmarks.md). A caller that has turned collection off (threshold 0) keeps it off."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.saved: tuple[int, int, int] | None = None
+        """The caller's thresholds, while ours are set."""
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.depth == 0:
+                saved = gc.get_threshold()
+                if 0 < saved[0] < YOUNG_OBJECTS:
+                    self.saved = saved
+                    gc.set_threshold(YOUNG_OBJECTS, saved[1], saved[2])
+            self.depth += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0 and self.saved is not None:
+                if gc.get_threshold()[0] == YOUNG_OBJECTS:  # unless the caller set thresholds of its own meanwhile
+                    gc.set_threshold(*self.saved)
+                self.saved = None
+
+
+_COLLECTIONS = _Collections()
 
 
 @dataclass
@@ -82,6 +120,21 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
     ``until_fixed``: stop with state "fixed" after the first pass that leaves every one of these cells with one
     candidate; the board and steps are then those of the whole run so far, and solving the board again carries
     on with the very passes the whole run would make (see Solve)."""
+    if nested:
+        return _solve(board, clues, max_level, max_passes, deadline, nested, lookahead, incremental, witness,
+                      until_fixed)
+    _COLLECTIONS.enter()
+    try:
+        return _solve(board, clues, max_level, max_passes, deadline, nested, lookahead, incremental, witness,
+                      until_fixed)
+    finally:
+        _COLLECTIONS.leave()
+
+
+def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int | None, deadline: float | Work | None,
+           nested: bool, lookahead: str | Lookahead, incremental: bool, witness: Callable[[], list[int] | None] | None,
+           until_fixed: Collection[int] | None) -> Run:
+    """solve's ladder (solve itself sets the cyclic GC's threshold around a top-level run)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
     ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental,

@@ -281,14 +281,15 @@ class Changes:
     two-candidate cell near enough to one to be fixed by a trial and then find its room changed."""
 
     def __init__(self, b: Board, dirty: set[int]) -> None:
-        self.b, self.dirty = b, dirty
+        # no reference to the grid: kept in b.derived, it would make every trial grid a cycle for the cyclic GC
+        self.dirty = dirty
         self.near_d = Near(b, dirty)
         self._near_s: Near | None = None
 
-    @property
-    def near_s(self) -> Near:
+    def near_s(self, b: Board) -> Near:
+        """``near_s`` of the grid these changes were found on (the one it is kept on)."""
         if self._near_s is None:
-            b, near = self.b, self.near_d
+            near = self.near_d
             cells = shaken(b, self.dirty)
             for e, m in enumerate(b.cand):
                 if m.bit_count() == 2 and near.cell(e, top_value(m)):
@@ -752,7 +753,7 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
         if changes is not None:
             box = cells_box(b, area)
             top = max(top_value(b.cand[c]) for c in area)
-            if not changes.near_s.box(box, 2) and not changes.near_d.box(box, top + 1):
+            if not changes.near_s(b).box(box, 2) and not changes.near_d.box(box, top + 1):
                 continue
         tries = 1
         for c in area:
@@ -974,7 +975,7 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
             for h in by_value[v]:
                 if h is not g and box_gap(b.box(g), b.box(h)) <= 3:
                     box = union_box(box, b.box(h))
-            if not changes.near_s.box(box, 4):
+            if not changes.near_s(b).box(box, 4):
                 continue
         known = recall(b, ("finish", *g.cells))
         valid = _finishes(b, g, cand) if known is _MISSING else cast("list[tuple[frozenset[int], set[int]]]", known)
@@ -1145,7 +1146,7 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
             box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
             for h in joins:
                 box = union_box(box, b.box(h))
-            if not changes.near_s.box(box, 4):
+            if not changes.near_s(b).box(box, 4):
                 continue
         bad = 0
         why = ""
