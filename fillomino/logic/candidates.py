@@ -248,7 +248,9 @@ class Board:
                 continue  # already joined by an earlier cell of this change
             comp = group_of(c, cand, self.nbrs)  # equal candidates of a fixed cell: the same size
             gone.update(id(at[x]) for x in comp if at[x] is not None)
-            g = Group(single(cand[c]), group_of(min(comp), cand, self.nbrs))
+            first = min(comp)
+            # listed breadth-first from its first cell, which the search above already did when it started there
+            g = Group(single(cand[c]), comp if first == c else group_of(first, cand, self.nbrs))
             for x in g.cells:
                 at[x] = g
             groups.append(g)
