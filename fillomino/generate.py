@@ -733,11 +733,23 @@ def swapped_solutions(values: Sequence[int], rows: int, cols: int) -> list[froze
     touching = sorted({(min(region[a], region[b]), max(region[a], region[b]))
                        for a in range(len(values)) for b in nbrs[a] if values[a] != values[b]})
 
-    def whole(area: set[int], value: int, start: int, changed: dict[int, int]) -> bool:
-        """Whether ``area`` is connected and no cell beside it outside it has ``value``."""
-        if len(component(start, area, nbrs)) != len(area):
-            return False
-        return all(n in area or changed.get(n, values[n]) != value for c in area for n in nbrs[c])
+    def fits(cell: int, value: int, joins: int, leaves: int) -> bool:
+        """Whether ``cell``, given ``value``, may join region ``joins`` as its cell ``leaves`` goes: it borders the
+        rest of that region (unless it is the new region alone) and no cell of that size beyond; the rest of the
+        region keeps its borders, where nothing else changed, so this and connection are all a trade needs."""
+        inside = value == 1
+        for n in nbrs[cell]:
+            if region[n] == joins:
+                inside = inside or n != leaves
+            elif values[n] == value:
+                return False
+        return inside
+
+    def connected(cell: int, value: int, joins: int, leaves: int) -> bool:
+        if value <= 2:
+            return True  # one cell, or two that fits() found side by side
+        area = cells[joins] - {leaves} | {cell}
+        return len(component(cell, area, nbrs)) == len(area)
 
     found = []
     for one, other in touching:
@@ -747,8 +759,8 @@ def swapped_solutions(values: Sequence[int], rows: int, cols: int) -> list[froze
         takes = [b for b in cells[other] if x == 1 or any(region[n] == one for n in nbrs[b])]
         for a in gives:
             for b in takes:
-                changed = {a: y, b: x}
-                if whole(cells[one] - {a} | {b}, x, b, changed) and whole(cells[other] - {b} | {a}, y, a, changed):
+                if fits(b, x, one, a) and fits(a, y, other, b) and connected(b, x, one, a) \
+                        and connected(a, y, other, b):
                     found.append(frozenset((a, b)))
     return found
 

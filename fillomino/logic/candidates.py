@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..grid import group_of, groups_by, neighbour_table, set_bits
 from ..puzzle import Puzzle
@@ -46,6 +47,12 @@ def cell_name(i: int, cols: int) -> str:
     return _cell_name(i // cols, i % cols)
 
 
+@lru_cache(maxsize=64)
+def cell_names(rows: int, cols: int) -> tuple[str, ...]:
+    """Every cell's name (``cell_name``), row-major: cached per shape, since the steps' sentences name cells often."""
+    return tuple(_cell_name(r, c) for r in range(rows) for c in range(cols))
+
+
 class Contradiction(Exception):
     """A rule is broken by the current candidates: the puzzle (within them) has no solution."""
 
@@ -63,6 +70,12 @@ class Group:
     cells: list[int]
     box: tuple[int, int, int, int] | None = field(default=None, repr=False)
     """(first row, last row, first column, last column), filled in by ``Board.box``."""
+
+    def __init__(self, value: int, cells: list[int], box: tuple[int, int, int, int] | None = None) -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (a rating makes many groups)
+        self.value = value
+        self.cells = cells
+        self.box = box
 
     @property
     def need(self) -> int:
@@ -91,24 +104,43 @@ class Board:
     """What techniques derive from this grid, each kept with the length of ``log`` it was derived at (the grid
     only changes by logging): not shared with copies."""
 
-    def __post_init__(self) -> None:
-        if not self.nbrs:
-            self.nbrs = neighbour_table(self.rows, self.cols)
+    def __init__(self, rows: int, cols: int, cand: list[int], nbrs: tuple[tuple[int, ...], ...] = (),
+                 _groups: list[Group] | None = None, _group_at: list[Group | None] | None = None,
+                 log: list[int] | None = None, clean: dict[str, int] | None = None, memo: dict | None = None,
+                 derived: dict | None = None) -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (every rating and
+        # look-ahead trial makes boards)
+        self.rows = rows
+        self.cols = cols
+        self.cand = cand
+        self.nbrs = nbrs if nbrs else neighbour_table(rows, cols)
+        self._groups = _groups
+        self._group_at = _group_at
+        self.log = [] if log is None else log
+        self.clean = {} if clean is None else clean
+        self.memo = {} if memo is None else memo
+        self.derived = {} if derived is None else derived
+
+    @classmethod
+    def from_clues(cls, rows: int, cols: int, clues: Sequence[int]) -> Board:
+        """Every size 1..cells everywhere, a clue (row-major, 0: none) its own value; the clues are taken as they
+        are (``from_puzzle`` has a Puzzle's checks behind it)."""
+        full = (1 << (rows * cols + 1)) - 2
+        return cls(rows, cols, [1 << v if v else full for v in clues])
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle, marks: Sequence[Sequence[Iterable[int] | int | None]] | None = None) -> Board:
         """Every size 1..cells everywhere, a clue its own value; ``marks`` (a candidate grid in the format
         ``fillomino.possible.parse_candidates`` reads) narrows the cells it gives."""
-        n = puzzle.size
-        full = (1 << (n + 1)) - 2
-        cand = [bit(v) if v else full for v in puzzle.clues]
+        board = cls.from_clues(puzzle.rows, puzzle.cols, puzzle.clues)
+        cand = board.cand
         if marks is not None:
             from ..possible import parse_candidates
 
             for i, allowed in enumerate(parse_candidates(puzzle, marks)):
                 if allowed is not None:
                     cand[i] &= sum(bit(v) for v in allowed)
-        return cls(puzzle.rows, puzzle.cols, cand)
+        return board
 
     def copy(self) -> Board:
         """An independent grid with the same candidates (and the same record of what each technique has seen)."""
@@ -129,7 +161,7 @@ class Board:
         return self.rows * self.cols
 
     def name(self, i: int) -> str:
-        return cell_name(i, self.cols)
+        return cell_names(self.rows, self.cols)[i]
 
     def value(self, i: int) -> int:
         """The fixed size of a cell, or 0 while it is open."""
@@ -216,7 +248,9 @@ class Board:
                 continue  # already joined by an earlier cell of this change
             comp = group_of(c, cand, self.nbrs)  # equal candidates of a fixed cell: the same size
             gone.update(id(at[x]) for x in comp if at[x] is not None)
-            g = Group(single(cand[c]), group_of(min(comp), cand, self.nbrs))
+            first = min(comp)
+            # listed breadth-first from its first cell, which the search above already did when it started there
+            g = Group(single(cand[c]), comp if first == c else group_of(first, cand, self.nbrs))
             for x in g.cells:
                 at[x] = g
             groups.append(g)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..clock import Work, past
-from ..puzzle import Puzzle
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Context, Lookahead, lookahead_of
@@ -68,6 +67,15 @@ class Run:
     steps: list[LogicStep] = field(default_factory=list)
     passes: list[str] = field(default_factory=list)
     state: str = "stuck"
+
+    def __init__(self, board: Board, steps: list[LogicStep] | None = None, passes: list[str] | None = None,
+                 state: str = "stuck") -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (one a solve, look-ahead
+        # trials included)
+        self.board = board
+        self.steps = [] if steps is None else steps
+        self.passes = [] if passes is None else passes
+        self.state = state
 
 
 def _contradiction_step(b: Board, technique: str, level: str, exc: Contradiction) -> LogicStep:
@@ -230,7 +238,7 @@ class Solve:
         self.left = budget
         """CPU seconds left for its runs, or the Work they share (None: no limit)."""
         if start is None:
-            self.board = Board.from_puzzle(Puzzle(rows, cols, self.clues))
+            self.board = Board.from_clues(rows, cols, self.clues)
         else:
             self.board = Board(rows, cols, [m if not v else bit(v) for m, v in zip(start, self.clues, strict=True)])
         self.steps: list[LogicStep] = []

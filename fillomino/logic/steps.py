@@ -28,6 +28,21 @@ class LogicStep:
     later: Callable[[], str] | None = field(default=None, repr=False, compare=False)
     """Inside a look-ahead's run, what works the sentence out when ``text()`` first asks (most are never read)."""
 
+    def __init__(self, technique: str, level: str, cells: list[int], sentence: str,
+                 removes: dict[int, list[int]] | None = None, place: dict[int, int] | None = None,
+                 contradiction: bool = False, masks: dict[int, int] | None = None,
+                 later: Callable[[], str] | None = None) -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (a rating makes many steps)
+        self.technique = technique
+        self.level = level
+        self.cells = cells
+        self.sentence = sentence
+        self.removes = {} if removes is None else removes
+        self.place = {} if place is None else place
+        self.contradiction = contradiction
+        self.masks = {} if masks is None else masks
+        self.later = later
+
     def text(self) -> str:
         """The sentence, worked out now if it was left for later."""
         if self.later is not None:

@@ -86,6 +86,20 @@ class Context:
     """Gives one solution of the puzzle (row-major) or None; the top-level look-ahead skips the hypotheses it
     satisfies (see _refute). None: skip nothing."""
 
+    def __init__(self, clues: Sequence[int], solve: Callable | None = None, deadline: float | Work | None = None,
+                 nested: bool = False, dirty: set[int] | None = None, lookahead: Lookahead | None = None,
+                 incremental: bool = True, witness: Callable[[], list[int] | None] | None = None) -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (one a solve, look-ahead
+        # trials included)
+        self.clues = clues
+        self.solve = solve
+        self.deadline = deadline
+        self.nested = nested
+        self.dirty = dirty
+        self.lookahead = LOOKAHEADS["full"] if lookahead is None else lookahead
+        self.incremental = incremental
+        self.witness = witness
+
 
 @dataclass
 class Pass:
@@ -100,6 +114,16 @@ class Pass:
     steps: list[LogicStep] = field(default_factory=list)
     gone: dict[int, int] = field(default_factory=dict)
     placed: dict[int, int] = field(default_factory=dict)
+
+    def __init__(self, board: Board, technique: str, level: str, quiet: bool = False) -> None:
+        # written out: compiled, the __init__ dataclass generates would run interpreted (one a technique call)
+        self.board = board
+        self.technique = technique
+        self.level = level
+        self.quiet = quiet
+        self.steps = []
+        self.gone = {}
+        self.placed = {}
 
     def add(self, cells: Sequence[int], sentence: str | Callable[[], str], removes: dict[int, int] | None = None,
             place: dict[int, int] | None = None) -> None:

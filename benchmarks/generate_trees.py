@@ -1,0 +1,128 @@
+"""Generator before/after for two source trees (each may be a compiled build): the same puzzles made by each tree's
+generator, one forked process a puzzle, alternated seed by seed.
+
+    python benchmarks/generate_trees.py /tmp/base /tmp/new --cells 5x5:easy,5x5:medium --seeds 0-19
+
+generate_ab.py imports the older generator under another name, which a mypyc build cannot do (its shared library
+is named after ``fillomino``); here each tree has a long-lived worker process (``PYTHONPATH=TREE``, its imports
+done once) that forks a child per puzzle, as generate_levels.py does, and the child reports its CPU seconds
+(time.process_time, so a first puzzle's page faults and cold caches count as they do in a command of its own) and
+the puzzle. The two sides alternate within each seed, the first swapped from one seed to the next, so that a shared
+machine's drift falls on both. The two must make the same puzzle byte for byte when the generator version is the
+same (checked: a difference is printed and counted, exit status 1). Prints per cell the CPU medians and sums of
+both sides and their ratios, and the ratings made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from stats import parse_seeds  # noqa: E402  (benchmarks/stats.py, beside this script)
+
+CELLS = "5x5:easy,5x5:medium,6x6:easy,6x6:medium,7x7:easy,7x7:medium,8x8:easy,8x8:medium,10x10:easy,10x10:medium"
+
+WORKER = r"""
+import json, os, sys, time
+import fillomino.logic, fillomino.solvers.cnf  # imported before the forks, so no puzzle's time includes them
+import fillomino.grid
+from fillomino.formats import write_puzzle
+from fillomino.generate import generate
+print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
+for line in sys.stdin:
+    rows, cols, seed, level = line.split()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        cpu = time.process_time()
+        made = generate(int(rows), int(cols), int(seed), level=level)
+        out = {"cpu": time.process_time() - cpu, "id": write_puzzle(made.puzzle, "id"), "score": made.score,
+               "ratings": made.ratings}
+        os.write(write, json.dumps(out).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        got = f.read()
+    os.waitpid(pid, 0)
+    print(got.decode(), flush=True)
+"""
+
+
+class Worker:
+    def __init__(self, tree: str) -> None:
+        self.tree = tree
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, text=True,
+                                     env={**os.environ, "PYTHONPATH": tree},
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.grid = json.loads(self.ask_line())["grid"]
+
+    def ask_line(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline()
+
+    def make(self, rows: int, cols: int, seed: int, level: str) -> dict:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{rows} {cols} {seed} {level}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.ask_line())
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--cells", default=CELLS, help=f"size:level pairs (default: {CELLS})")
+    ap.add_argument("--seeds", default="0-19", help="e.g. 0-19 or 0,3,5-7 (default: 0-19)")
+    args = ap.parse_args(argv)
+    workers = [Worker(args.before), Worker(args.after)]
+    for w in workers:
+        print(f"{w.tree}: {w.grid}")
+    seeds = parse_seeds(args.seeds)
+    lines = ["| Size | Level | Seeds | Median before | Median after | Ratio | Sum before | Sum after | Ratio "
+             "| Ratings |", "|---|---|---|---|---|---|---|---|---|---|"]
+    differ = 0
+    for cell in args.cells.split(","):
+        size, level = cell.split(":")
+        rows, cols = (int(x) for x in size.split("x"))
+        got: list[list[dict]] = [[], []]
+        for k, seed in enumerate(seeds):
+            made: dict[int, dict] = {}
+            for i in ((0, 1) if k % 2 == 0 else (1, 0)):
+                made[i] = workers[i].make(rows, cols, seed, level)
+            for i in (0, 1):
+                got[i].append(made[i])
+            if (made[0]["id"], made[0]["score"]) != (made[1]["id"], made[1]["score"]):
+                differ += 1
+                print(f"{size} {level} seed {seed}: the puzzles differ: {made[0]['id']} / {made[1]['id']}")
+            print(f"{size} {level} seed {seed}: {1000 * made[0]['cpu']:.1f} -> {1000 * made[1]['cpu']:.1f} ms",
+                  file=sys.stderr, flush=True)
+        cpu = [[r["cpu"] for r in side] for side in got]
+        med = [statistics.median(c) for c in cpu]
+        tot = [sum(c) for c in cpu]
+        ratings = [statistics.mean(r["ratings"] for r in side) for side in got]
+        lines.append(f"| {size} | {level} | {len(seeds)} | {1000 * med[0]:.1f} ms | {1000 * med[1]:.1f} ms "
+                     f"| {med[1] / med[0]:.2f} | {tot[0]:.3f} s | {tot[1]:.3f} s | {tot[1] / tot[0]:.2f} "
+                     f"| {ratings[0]:.0f} / {ratings[1]:.0f} |")
+    for w in workers:
+        w.close()
+    print("\n".join(lines))
+    print(f"{differ} puzzles differ" if differ else "every puzzle is the same byte for byte (and its score)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
