@@ -104,6 +104,10 @@ POCKET_ROWS = 2_000
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
+KILLS_KEPT = 1_000_000
+"""The cuts of the clued cells' lists by a laid region (see _kill) kept for the next time it is laid: a region is laid
+in many parts, so one is reused dozens of times; past this many the rest are computed each time."""
+
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
 
@@ -157,6 +161,8 @@ class RegionSearch:
         self.calls = 0
         self.cache: dict[Part, int] = {}
         self.static: dict[int, Static | None] = {}
+        self.kills: dict[int, dict[int, int]] = {}
+        self.kills_kept = 0
         self.alive: dict[Part, bool] = {}
         self.tables: dict[int, Table | None] = {}
         self.layouts: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
@@ -485,24 +491,39 @@ class RegionSearch:
             return None
         if not lists:
             return parts, {}
-        rest = part[0] & ~region
-        halo = 0 if self.cuts else bit_spread(region, self.rows, self.cols) & rest
+        kills = self.kills.get(region)
+        if kills is None:
+            kills = {}
+            if self.kills_kept < KILLS_KEPT:
+                self.kills[region] = kills
         out: Lists = {}
         for d, alive in lists.items():
             if (region >> d) & 1:
                 continue
-            st = self.static[d]
-            assert st is not None  # a clue with a list has its static regions kept
-            uses, cover = st.uses, st.cover
-            hit = region & cover
-            if self.clue[d] == size:
-                hit |= halo & cover
-            for x in set_bits(hit):
-                alive &= ~uses[x]
+            kill = kills.get(d)
+            if kill is None:
+                kill = kills[d] = self._kill(d, region, size)
+                self.kills_kept += 1
+            alive &= ~kill
             if not alive:
                 return None
             out[d] = alive
         return parts, out
+
+    def _kill(self, d: int, region: int, size: int) -> int:
+        """The bit set of clued cell ``d``'s static regions that laying ``region`` (of ``size`` cells) rules out:
+        those holding one of its cells, and for pictures of d's size those touching it. d's list is already cut
+        to its part, so the cells around ``region`` outside the part change nothing: this is the part's own cut."""
+        st = self.static[d]
+        assert st is not None  # a clue with a list has its static regions kept
+        uses, cover = st.uses, st.cover
+        hit = region & cover
+        if not self.cuts and self.clue[d] == size:
+            hit |= bit_spread(region, self.rows, self.cols) & ~region & cover
+        kill = 0
+        for x in set_bits(hit):
+            kill |= uses[x]
+        return kill
 
     # --- counting --------------------------------------------------------------------------------
 
