@@ -104,6 +104,10 @@ POCKET_ROWS = 2_000
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
+KILLS_KEPT = 1_000_000
+"""The cuts of the clued cells' lists by a laid region (see _kill) kept for the next time it is laid: a region is laid
+in many parts, so one is reused dozens of times; past this many the rest are computed each time."""
+
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
 
@@ -157,6 +161,9 @@ class RegionSearch:
         self.calls = 0
         self.cache: dict[Part, int] = {}
         self.static: dict[int, Static | None] = {}
+        self.kills: dict[int, dict[int, int]] = {}
+        self.shorts: dict[int, bool] = {}
+        self.kills_kept = 0
         self.alive: dict[Part, bool] = {}
         self.tables: dict[int, Table | None] = {}
         self.layouts: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
@@ -175,6 +182,7 @@ class RegionSearch:
         self.tainted = False
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
+        self.values = sorted({c for c in self.clue if c})
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
         self.clue_at_least = [0] * (self.n + 2)
         for v in range(self.n, 0, -1):
@@ -187,8 +195,8 @@ class RegionSearch:
         out = []
         for comp in bit_components(open_mask, self.rows, self.cols):
             size = comp.bit_count()
-            if comp & self.clue_at_least[size + 1]:
-                return None  # a clue larger than the part it is in
+            if comp & self.clue_at_least[size + 1] or (comp & self.clued and self._short(comp, size)):
+                return None  # a clue larger than the part it is in, or clues needing more cells than it has
             top = min(size, self.cap)
             marks = []
             for k in sorted(banned):
@@ -202,6 +210,36 @@ class RegionSearch:
             # a part with clues is the likelier to be dead and is cheaper to count: settle those first
             out.sort(key=lambda part: (not part[0] & self.clued, part[0].bit_count()))
         return out
+
+    def _short(self, comp: int, size: int) -> bool:
+        """Whether the clues in the part ``comp`` (of ``size`` cells) need more cells than it has. Clues of different
+        sizes lie in different regions, and so do two clues of size v at least v steps apart within the part, so the
+        part needs at least v cells for each of a set of v-clues pairwise that far apart (picked greedily, a lower
+        bound). Cached per cell set."""
+        got = self.shorts.get(comp)
+        if got is not None:
+            return got
+        rows, cols = self.rows, self.cols
+        need = 0
+        short = False
+        for v in self.values:
+            if need + v > size:
+                short = bool(comp & self.clue_at_least[v])
+                break
+            left = comp & self.clue_is[v]
+            while left:
+                need += v
+                if need > size:
+                    short = True
+                    break
+                near = left & -left
+                for _ in range(v - 1):
+                    near = bit_spread(near, rows, cols) & comp
+                left &= ~near
+            if short:
+                break
+        self.shorts[comp] = short
+        return short
 
     def _regions(self, part: Part, root_bit: int, most: int | None = None) -> list[tuple[int, int]]:
         """Every region (mask, size) holding ``root_bit`` that fits the part's clues and neighbours.
@@ -308,14 +346,15 @@ class RegionSearch:
         mask, marks = part
         alive = st.every
         uses = st.uses
+        gone = 0
         for c in set_bits(st.cover & ~mask):
-            alive &= ~uses[c]
+            gone |= uses[c]
         size = self.clue[cell]
         for k, cells in marks:
             if k == size:
                 for c in set_bits(cells & st.cover):
-                    alive &= ~uses[c]
-        return alive
+                    gone |= uses[c]
+        return alive ^ (alive & gone)
 
     def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
         """The regions to try in ``part`` and the clued cells' region lists (fitting ``part``) they cut from.
@@ -360,7 +399,7 @@ class RegionSearch:
         uses = st.uses
         core = 0
         for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):
-            if not alive & ~uses[c]:
+            if alive & uses[c] == alive:
                 core |= 1 << c
         return core
 
@@ -427,14 +466,18 @@ class RegionSearch:
                 other &= cover & ~done_other[c]
                 if other:
                     done_other[c] |= other
+                    gone = 0
                     for x in set_bits(other):
-                        new &= ~uses[x]
+                        gone |= uses[x]
+                    new ^= new & gone
                 if not self.cuts:
                     same = core_by_size[v] & cover & ~done_same[c]
                     if same:
                         done_same[c] |= same
+                        gone = 0
                         for x in set_bits(same):
-                            new &= ~touch[x]
+                            gone |= touch[x]
+                        new ^= new & gone
                 for d, core in cores.items():
                     if d != c and clue[d] == v:
                         fresh = core & cover & ~done_shared.get((c, d), 0)
@@ -442,7 +485,7 @@ class RegionSearch:
                             # a region takes d's certain cells exactly when it is d's region too (holds d)
                             done_shared[(c, d)] = done_shared.get((c, d), 0) | fresh
                             for x in set_bits(fresh):
-                                new &= ~(uses[d] ^ uses[x])
+                                new ^= new & (uses[d] ^ uses[x])
                 if new != alive:
                     if not new:
                         return False
@@ -480,29 +523,43 @@ class RegionSearch:
     def _children(self, part: Part, region: int, size: int, lists: Lists | None) -> tuple[list[Part], Lists] | None:
         """The parts left once ``region`` is laid in ``part`` and the other clues' lists cut to fit them;
         None when a part or a list is dead."""
-        parts = self._after(part, region, size)
-        if parts is None:
-            return None
         if not lists:
-            return parts, {}
-        rest = part[0] & ~region
-        halo = 0 if self.cuts else bit_spread(region, self.rows, self.cols) & rest
+            parts = self._after(part, region, size)
+            return None if parts is None else (parts, {})
+        kills = self.kills.get(region)
+        if kills is None:
+            kills = {}
+            if self.kills_kept < KILLS_KEPT:
+                self.kills[region] = kills
         out: Lists = {}
         for d, alive in lists.items():
             if (region >> d) & 1:
                 continue
-            st = self.static[d]
-            assert st is not None  # a clue with a list has its static regions kept
-            uses, cover = st.uses, st.cover
-            hit = region & cover
-            if self.clue[d] == size:
-                hit |= halo & cover
-            for x in set_bits(hit):
-                alive &= ~uses[x]
+            kill = kills.get(d)
+            if kill is None:
+                kill = kills[d] = self._kill(d, region, size)
+                self.kills_kept += 1
+            alive ^= alive & kill
             if not alive:
                 return None
             out[d] = alive
-        return parts, out
+        parts = self._after(part, region, size)
+        return None if parts is None else (parts, out)
+
+    def _kill(self, d: int, region: int, size: int) -> int:
+        """The bit set of clued cell ``d``'s static regions that laying ``region`` (of ``size`` cells) rules out:
+        those holding one of its cells, and for pictures of d's size those touching it. d's list is already cut
+        to its part, so the cells around ``region`` outside the part change nothing: this is the part's own cut."""
+        st = self.static[d]
+        assert st is not None  # a clue with a list has its static regions kept
+        uses, cover = st.uses, st.cover
+        hit = region & cover
+        if not self.cuts and self.clue[d] == size:
+            hit |= bit_spread(region, self.rows, self.cols) & ~region & cover
+        kill = 0
+        for x in set_bits(hit):
+            kill |= uses[x]
+        return kill
 
     # --- counting --------------------------------------------------------------------------------
 

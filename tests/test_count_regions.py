@@ -230,7 +230,9 @@ def test_progress_bar_only_on_a_terminal(capsys, monkeypatch):
 
 
 def test_auto_hands_a_dead_end_search_to_the_cnf_engine():
-    board = Puzzle(1, 3, (2, 0, 2))  # no solution: every part the search counts is dead
+    # no solution: every part the search counts is dead (the 2s' regions touch; (2, 0, 2) is cut before any part
+    # is counted, its two 2s needing four cells)
+    board = Puzzle(1, 4, (2, 0, 0, 2))
     result = count(board, stuck_after=1)
     assert (result.count, result.exact, result.method) == (0, True, "enumerate")
     assert count(board, method="regions", stuck_after=1).method == "regions"  # asked for by name: no hand-over
@@ -392,3 +394,15 @@ def test_a_pocket_table_answers_every_border_condition_like_a_search_of_it(rows,
     part = (mask, tuple(sorted(merged.items())))
     assert tabled._pocket(part) == searched._count(part, None, 0, 0)
     assert tabled._alive(part, None) == (searched._count(part, None, 0, 0) > 0)
+
+
+def test_parts_whose_clues_need_more_cells_than_they_have_are_dead_before_any_search():
+    search = RegionSearch(Puzzle(1, 3, (2, 0, 2)))  # two 2s two steps apart: two regions, four cells
+    assert search.count() == 0 and search.parts_counted == 0
+    near = RegionSearch(Puzzle(1, 4, (3, 0, 3, 0)))  # two 3s two steps apart may share a region
+    assert not near._short(0b1111, 4)
+    assert near.count() == count_pictures(1, 4, [3, 0, 3, 0]) == 1
+    far = RegionSearch(Puzzle(1, 5, (3, 0, 0, 3, 0)), cuts=True)  # three steps apart: six cells needed
+    assert far._short(0b11111, 5) and far.count() == count_cuts(1, 5, [3, 0, 0, 3, 0]) == 0
+    mixed = RegionSearch(Puzzle(2, 3, (3, 0, 0, 0, 0, 4)))  # a 3 and a 4 in six cells: seven needed
+    assert mixed._short(0b111111, 6) and mixed.count() == 0
