@@ -357,6 +357,14 @@ def bit_component(start: int, mask: int, rows: int, cols: int) -> int:
         comp = grown
 
 
+def bit_ball(start: int, mask: int, steps: int, rows: int, cols: int) -> int:
+    """The cells of ``mask`` within ``steps`` orthogonal steps of ``start`` through ``mask`` (``start`` included)."""
+    ball = start
+    for _ in range(steps):
+        ball = bit_spread(ball, rows, cols) & mask
+    return ball | start
+
+
 def bit_components(mask: int, rows: int, cols: int) -> list[int]:
     """The connected components of a cell set, as masks, in the order of their lowest cell."""
     out = []

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .grid import bit_components, bit_neighbours, bit_spread, set_bits
+from .grid import bit_ball, bit_components, bit_neighbours, bit_spread, set_bits
 from .puzzle import Grid, Puzzle, to_grid
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only the CNF checks need
@@ -232,10 +232,7 @@ class RegionSearch:
                 if need > size:
                     short = True
                     break
-                near = left & -left
-                for _ in range(v - 1):
-                    near = bit_spread(near, rows, cols) & comp
-                left &= ~near
+                left &= ~bit_ball(left & -left, comp, v - 1, rows, cols)
             if short:
                 break
         self.shorts[comp] = short

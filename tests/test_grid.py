@@ -104,7 +104,7 @@ def test_groups_and_boundary():
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 7), st.data())
 def test_bit_mask_searches_match_the_list_searches(rows, cols, data):
-    from fillomino.grid import bit_component, bit_components, bit_neighbours, bit_spread
+    from fillomino.grid import bit_ball, bit_component, bit_components, bit_neighbours, bit_spread
 
     n = rows * cols
     cells = data.draw(st.sets(st.integers(0, n - 1)))
@@ -118,6 +118,9 @@ def test_bit_mask_searches_match_the_list_searches(rows, cols, data):
     if cells:
         start = min(cells)
         assert bit_component(1 << start, mask, rows, cols) == sum(1 << c for c in component(start, cells, nbrs))
+        steps = data.draw(st.integers(0, 4))
+        near = distances(start, nbrs, within=steps, through=cells)
+        assert bit_ball(1 << start, mask, steps, rows, cols) == sum(1 << c for c in near)
 
 
 def test_set_bits_lists_the_set_bits_lowest_first():
