@@ -16,10 +16,7 @@ both sides and their ratios, and the ratings made.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from stats import parse_seeds  # noqa: E402  (benchmarks/stats.py, beside this script)
+from trees import TreeWorker  # noqa: E402  (benchmarks/trees.py)
 
 CELLS = "5x5:easy,5x5:medium,6x6:easy,6x6:medium,7x7:easy,7x7:medium,8x8:easy,8x8:medium,10x10:easy,10x10:medium"
 
@@ -57,30 +55,6 @@ for line in sys.stdin:
 """
 
 
-class Worker:
-    def __init__(self, tree: str) -> None:
-        self.tree = tree
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, text=True,
-                                     env={**os.environ, "PYTHONPATH": tree},
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.grid = json.loads(self.ask_line())["grid"]
-
-    def ask_line(self) -> str:
-        assert self.proc.stdout is not None
-        return self.proc.stdout.readline()
-
-    def make(self, rows: int, cols: int, seed: int, level: str) -> dict:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(f"{rows} {cols} {seed} {level}\n")
-        self.proc.stdin.flush()
-        return json.loads(self.ask_line())
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before")
@@ -88,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cells", default=CELLS, help=f"size:level pairs (default: {CELLS})")
     ap.add_argument("--seeds", default="0-19", help="e.g. 0-19 or 0,3,5-7 (default: 0-19)")
     args = ap.parse_args(argv)
-    workers = [Worker(args.before), Worker(args.after)]
+    workers = [TreeWorker(args.before, WORKER), TreeWorker(args.after, WORKER)]
     for w in workers:
         print(f"{w.tree}: {w.grid}")
     seeds = parse_seeds(args.seeds)
@@ -102,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, seed in enumerate(seeds):
             made: dict[int, dict] = {}
             for i in ((0, 1) if k % 2 == 0 else (1, 0)):
-                made[i] = workers[i].make(rows, cols, seed, level)
+                made[i] = workers[i].ask(f"{rows} {cols} {seed} {level}")
             for i in (0, 1):
                 got[i].append(made[i])
             if (made[0]["id"], made[0]["score"]) != (made[1]["id"], made[1]["score"]):

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from trees import TreeWorker  # benchmarks/trees.py, beside this script
 
 WORKER = r"""
 import hashlib, json, sys
@@ -57,30 +56,6 @@ def _shape(path: str) -> str:
     return read_puzzle(path).shape
 
 
-class Worker:
-    def __init__(self, tree: str, budget: float) -> None:
-        self.tree = tree
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(budget)], cwd=tree, text=True,
-                                     env={**os.environ, "PYTHONPATH": tree},
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.grid = json.loads(self.ask_line())["grid"]
-
-    def ask_line(self) -> str:
-        assert self.proc.stdout is not None
-        return self.proc.stdout.readline()
-
-    def rate(self, path: str) -> dict:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(path + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.ask_line())
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before")
@@ -91,7 +66,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="rate each puzzle K times a side, keep the fastest")
     args = ap.parse_args()
     files = [str(Path(f).resolve()) for f in args.files] if args.files else default_files()
-    workers = [Worker(args.before, args.budget), Worker(args.after, args.budget)]
+    workers = [TreeWorker(args.before, WORKER, [str(args.budget)]), TreeWorker(args.after, WORKER, [str(args.budget)])]
     for w in workers:
         print(f"{w.tree}: {w.grid}", file=sys.stderr)
     differ: set[str] = set()
@@ -103,7 +78,7 @@ def main() -> int:
             got: dict[int, dict] = {}
             for k2 in range(args.repeat):
                 for i in ((0, 1) if (k + k2 + rnd) % 2 == 0 else (1, 0)):
-                    r = workers[i].rate(path)
+                    r = workers[i].ask(path)
                     if i not in got or r["seconds"] < got[i]["seconds"]:
                         got[i] = r
             for i in (0, 1):
