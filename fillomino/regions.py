@@ -104,9 +104,10 @@ POCKET_ROWS = 2_000
 """Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
 
 
-KILLS_KEPT = 1_000_000
-"""The cuts of the clued cells' lists by a laid region (see _kill) kept for the next time it is laid: a region is laid
-in many parts, so one is reused dozens of times; past this many the rest are computed each time."""
+KILLS_KEPT = 1 << 28
+"""Bytes (about) of the cuts of the clued cells' lists by a laid region (see _kill) kept for the next time it is laid: a
+region is laid in many parts, so one is reused dozens of times; past this the cuts of new regions are computed each
+time. Counted in bytes, not entries, since one cut is an int as long as its clue's list (thousands of bits)."""
 
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
@@ -535,7 +536,7 @@ class RegionSearch:
             kill = kills.get(d)
             if kill is None:
                 kill = kills[d] = self._kill(d, region, size)
-                self.kills_kept += 1
+                self.kills_kept += kill.bit_length() // 8 + 64  # the int and its dict entry
             alive ^= alive & kill
             if not alive:
                 return None
