@@ -795,6 +795,22 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
         assert b.text() == a.sentence == a.text() and b.later is None and b.sentence == a.sentence
 
 
+def test_a_rating_survives_pickling_as_a_worker_pool_sends_it():
+    """Compiled, LogicStep (with an __init__ of its own) was rebuilt by calling it with no arguments: every
+    rating sent back by a worker process failed to unpickle."""
+    import pickle
+
+    def fields(step):
+        return (step.technique, step.level, step.cells, step.text(), step.removes, step.place, step.contradiction,
+                step.masks)
+
+    r = rate(read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt")))
+    back = pickle.loads(pickle.dumps(r))
+    assert back.steps and [fields(s) for s in back.steps] == [fields(s) for s in r.steps]
+    assert (back.level, back.state, back.score, back.counts, back.final) == (r.level, r.state, r.score, r.counts,
+                                                                            r.final)
+
+
 # ---- the cyclic GC around a solve ------------------------------------------------------------------
 def test_a_rating_leaves_no_reference_cycles():
     # a look-ahead's trial grids are freed as each trial ends, not left to the cyclic GC (a Changes kept in a

@@ -43,6 +43,12 @@ class LogicStep:
         self.masks = {} if masks is None else masks
         self.later = later
 
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt through it, so pickle (a worker pool's results) is
+        # given the fields as its arguments rather than an empty object to fill
+        return (LogicStep, (self.technique, self.level, self.cells, self.sentence, self.removes, self.place,
+                            self.contradiction, self.masks, self.later))
+
     def text(self) -> str:
         """The sentence, worked out now if it was left for later."""
         if self.later is not None:
