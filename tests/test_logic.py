@@ -797,8 +797,19 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
 
 def test_a_rating_survives_pickling_as_a_worker_pool_sends_it():
     """Compiled, LogicStep (with an __init__ of its own) was rebuilt by calling it with no arguments: every
-    rating sent back by a worker process failed to unpickle."""
+    rating sent back by a worker process failed to unpickle. Board, Group and Run likewise."""
+    import copy
     import pickle
+
+    from fillomino.logic.solver import solve
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s4.txt"))
+    run = solve(Board.from_puzzle(puzzle), puzzle.clues, max_level="medium")
+    for again in (pickle.loads(pickle.dumps(run)), copy.deepcopy(run)):
+        assert (again.state, again.passes, len(again.steps)) == (run.state, run.passes, len(run.steps))
+        b, was = again.board, run.board
+        assert (b.rows, b.cols, b.cand) == (was.rows, was.cols, was.cand)
+        assert [(g.value, g.cells) for g in b.groups()] == [(g.value, g.cells) for g in was.groups()]
 
     def fields(step):
         return (step.technique, step.level, step.cells, step.text(), step.removes, step.place, step.contradiction,

@@ -77,6 +77,10 @@ class Group:
         self.cells = cells
         self.box = box
 
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle and copy get its arguments
+        return (Group, (self.value, self.cells, self.box))
+
     @property
     def need(self) -> int:
         return self.value - len(self.cells)
@@ -141,6 +145,12 @@ class Board:
                 if allowed is not None:
                     cand[i] &= sum(bit(v) for v in allowed)
         return board
+
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle and copy get its arguments
+        # (what techniques derived is left behind, as by ``copy``)
+        return (Board, (self.rows, self.cols, self.cand, self.nbrs, self._groups, self._group_at, self.log, self.clean,
+                        self.memo))
 
     def copy(self) -> Board:
         """An independent grid with the same candidates (and the same record of what each technique has seen)."""

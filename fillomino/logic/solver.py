@@ -77,6 +77,10 @@ class Run:
         self.passes = [] if passes is None else passes
         self.state = state
 
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle and copy get its arguments
+        return (Run, (self.board, self.steps, self.passes, self.state))
+
 
 def _contradiction_step(b: Board, technique: str, level: str, exc: Contradiction) -> LogicStep:
     cell = exc.cell

@@ -44,8 +44,8 @@ class LogicStep:
         self.later = later
 
     def __reduce__(self) -> tuple:
-        # compiled, a class with its own __init__ is rebuilt through it, so pickle (a worker pool's results) is
-        # given the fields as its arguments rather than an empty object to fill
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle (a worker pool's results) and
+        # copy get its arguments
         return (LogicStep, (self.technique, self.level, self.cells, self.sentence, self.removes, self.place,
                             self.contradiction, self.masks, self.later))
 
