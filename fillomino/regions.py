@@ -46,6 +46,15 @@ class RegionsStuck(Exception):
     """The search met mostly dead ends for longer than ``stuck_after`` parts (see RegionSearch)."""
 
 
+def _union(table: list[int], cells: int) -> int:
+    """The union of ``table[x]`` over the cells of the mask ``cells``: with a Static's ``uses`` (or ``touch``), the
+    regions of its list that hold (or touch) one of those cells."""
+    out = 0
+    for x in set_bits(cells):
+        out |= table[x]
+    return out
+
+
 def _stuck(after: int | None, parts: int, dead: int) -> bool:
     """Whether ``after`` parts (None: never) have been met and nine in ten of them were dead ends."""
     return after is not None and parts >= after and dead * 10 > parts * 9
@@ -344,14 +353,11 @@ class RegionSearch:
         mask, marks = part
         alive = st.every
         uses = st.uses
-        gone = 0
-        for c in set_bits(st.cover & ~mask):
-            gone |= uses[c]
+        gone = _union(uses, st.cover & ~mask)
         size = self.clue[cell]
         for k, cells in marks:
             if k == size:
-                for c in set_bits(cells & st.cover):
-                    gone |= uses[c]
+                gone |= _union(uses, cells & st.cover)
         return alive ^ (alive & gone)
 
     def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
@@ -464,18 +470,12 @@ class RegionSearch:
                 other &= cover & ~done_other[c]
                 if other:
                     done_other[c] |= other
-                    gone = 0
-                    for x in set_bits(other):
-                        gone |= uses[x]
-                    new ^= new & gone
+                    new ^= new & _union(uses, other)
                 if not self.cuts:
                     same = core_by_size[v] & cover & ~done_same[c]
                     if same:
                         done_same[c] |= same
-                        gone = 0
-                        for x in set_bits(same):
-                            gone |= touch[x]
-                        new ^= new & gone
+                        new ^= new & _union(touch, same)
                 for d, core in cores.items():
                     if d != c and clue[d] == v:
                         fresh = core & cover & ~done_shared.get((c, d), 0)
@@ -554,10 +554,7 @@ class RegionSearch:
         hit = region & cover
         if not self.cuts and self.clue[d] == size:
             hit |= bit_spread(region, self.rows, self.cols) & ~region & cover
-        kill = 0
-        for x in set_bits(hit):
-            kill |= uses[x]
-        return kill
+        return _union(uses, hit)
 
     # --- counting --------------------------------------------------------------------------------
 
