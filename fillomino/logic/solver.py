@@ -132,15 +132,14 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
     ``until_fixed``: stop with state "fixed" after the first pass that leaves every one of these cells with one
     candidate; the board and steps are then those of the whole run so far, and solving the board again carries
     on with the very passes the whole run would make (see Solve)."""
-    if nested:
-        return _solve(board, clues, max_level, max_passes, deadline, nested, lookahead, incremental, witness,
-                      until_fixed)
-    _COLLECTIONS.enter()
+    if not nested:
+        _COLLECTIONS.enter()
     try:
         return _solve(board, clues, max_level, max_passes, deadline, nested, lookahead, incremental, witness,
                       until_fixed)
     finally:
-        _COLLECTIONS.leave()
+        if not nested:
+            _COLLECTIONS.leave()
 
 
 def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int | None, deadline: float | Work | None,
