@@ -99,9 +99,8 @@ class Board:
     log: list[int] = field(default_factory=list, repr=False)
     """Every cell whose candidates changed, in order (a cell may appear more than once)."""
     clean: dict[str, int] = field(default_factory=dict, repr=False)
-    """Per technique, a length of ``log`` at which the technique found nothing, or found steps that were all
-    applied after it: candidates only ever shrink, so later it need only look at what the cells logged since then
-    can change."""
+    """Per technique, a length of ``log`` at which the technique found nothing: candidates only ever
+    shrink, so later it need only look at what the cells logged since then can change."""
     memo: dict = field(default_factory=dict, repr=False)
     """Answers of techniques.breaks_rule with the candidates they read, shared with every copy (look-ahead
     trials): an answer is given again only while those candidates are the same."""

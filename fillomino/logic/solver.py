@@ -193,16 +193,12 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
                     board.clean[t.name] = len(board.log)
                 continue
             run.passes.append(t.name)
-            # what it found is on the grid once applied: next time it need look only at what changes from here
-            mark = len(board.log) if incremental and not t.lookahead and not past(deadline) else -1
             for step in found:
                 run.steps.append(step)
                 if _apply(board, step):
                     step.contradiction = True
                     run.state = "contradiction"
                     return run
-            if mark >= 0:
-                board.clean[t.name] = mark
             if until_fixed is not None and all(not board.cand[c] & (board.cand[c] - 1) for c in until_fixed):
                 run.state = "fixed"
                 return run

@@ -76,9 +76,8 @@ class Context:
     nested: bool = False
     """Inside a look-ahead: only the cells' own candidates are tried, not the growth of groups."""
     dirty: set[int] | None = None
-    """The cells changed since this technique last looked at this grid and found nothing, or found steps that were
-    all applied (None: look everywhere). Candidates only shrink, so whatever reads none of these cells finds
-    nothing new."""
+    """The cells changed since this technique last found nothing on this grid (None: look everywhere).
+    Candidates only shrink, so whatever reads none of these cells still finds nothing."""
     lookahead: Lookahead = field(default_factory=lambda: LOOKAHEADS["full"])
     """What the look-ahead techniques run inside a hypothesis."""
     incremental: bool = True
