@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fillomino.clock import Clock
 from fillomino.encode import cnf as encode
+from fillomino.formats import read_puzzle
 from fillomino.puzzle import Puzzle, is_solution
 from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, uniqueness
 from tests import bruteforce
@@ -270,3 +275,49 @@ def test_escalate_after_is_an_engine_setting_per_model():
         finally:
             model.close()
     assert all(a is not None and is_solution(puzzle, a) for a in answers)
+
+
+class _CountedTimer(threading.Timer):
+    started = 0
+
+    def start(self) -> None:
+        _CountedTimer.started += 1
+        super().start()
+
+
+def test_one_deadline_is_one_timer_however_many_calls(monkeypatch):
+    """A search asks hundreds of questions under one deadline: one timer interrupts them all (a thread per
+    call cost a quarter of a millisecond of CPU each); a new deadline replaces it."""
+    monkeypatch.setattr(encode.threading, "Timer", _CountedTimer)
+    _CountedTimer.started = 0
+    model = cnf.puzzle_model(Puzzle.empty(3, 3), 9, None)
+    try:
+        clock = Clock.after(60)
+        for _ in range(6):
+            ans = model.solve([], clock.share(10**6))
+            assert ans is not None
+            model.block(ans.labels)
+        assert _CountedTimer.started == 1
+        assert model.solve([], Clock.after(60)) is not None
+        assert _CountedTimer.started == 2
+    finally:
+        model.close()
+
+
+def test_a_deadline_that_passed_interrupts_no_later_question():
+    """The timer of a deadline that passed between two calls has interrupted the solver: a question without
+    a deadline, or with a new one, must still get its answer (an interrupted unlimited call reads as UNSAT).
+    The grid's first answer takes some 900 conflicts, so an interrupt left behind would stop it."""
+    puzzle = read_puzzle(str(Path(__file__).resolve().parents[1] / "corpus" / "10x10" / "10x10-s10.txt"))
+    for new_clock in (None, Clock.after(60)):
+        model = cnf.puzzle_model(puzzle, 9, None)
+        try:
+            x = model.lit(0, 1)
+            assert model.solve([x, -x], Clock.after(0.05)) is None  # no search: arms the deadline's timer
+            time.sleep(0.3)  # the timer fires now, between calls
+            ans = model.solve(cnf.clue_assumptions(model, puzzle), new_clock)
+            assert ans is not None and is_solution(puzzle, ans.concrete)
+            with pytest.raises(encode.Interrupted):
+                model.solve([], Clock(end=time.monotonic() - 1))
+        finally:
+            model.close()

@@ -26,6 +26,7 @@ several regions larger than K, so such an answer stands for one solution only (`
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -148,6 +149,8 @@ class CnfModel:
         self.pinned = False
         self.calls = 0
         self.lazy_clauses = 0
+        self._timer: threading.Timer | None = None
+        self._deadline: float | None = None
         self._build()
 
     # ---- variables -------------------------------------------------------------------------
@@ -290,16 +293,15 @@ class CnfModel:
 
     def _sat_limited(self, assumptions: list[int], clock: Clock | None, limit: int | None) -> bool | None:
         """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent."""
+        end = None if clock is None else clock.end
+        if end is None:
+            self._disarm()  # a stale interrupt would end a call that has no deadline
         if limit is None and (clock is None or not clock.limited):
             return bool(self.solver.solve(assumptions=assumptions))
-        timer = None
-        left = None if clock is None else clock.seconds_left()
-        if left is not None:
-            if left <= 0:
+        if end is not None:
+            if end - time.monotonic() <= 0:
                 raise Interrupted
-            timer = threading.Timer(left, self.solver.interrupt)
-            timer.daemon = True
-            timer.start()
+            self._arm(end)
         allowance = limit
         if clock is not None and clock.conflicts is not None:
             if clock.conflicts <= 0:
@@ -307,12 +309,7 @@ class CnfModel:
             allowance = clock.conflicts if limit is None else min(limit, clock.conflicts)
         before = self.solver.accum_stats().get("conflicts", 0)
         self.solver.conf_budget(allowance if allowance is not None else -1)
-        try:
-            result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
-        finally:
-            if timer is not None:
-                timer.cancel()
-                self.solver.clear_interrupt()
+        result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self._timer is not None)
         if clock is not None:
             clock.charge(self.solver.accum_stats().get("conflicts", 0) - before)
         if result is None:
@@ -321,6 +318,27 @@ class CnfModel:
             if limit is None:
                 raise Interrupted
         return result
+
+    def _arm(self, end: float) -> None:
+        """Interrupt the solver at ``end`` (a ``time.monotonic()`` value): one timer per deadline, kept across
+        the calls that share it, since a thread started per call cost a quarter of a millisecond of CPU and a
+        search makes hundreds of calls. Once it has fired, every call under that deadline stops at once."""
+        if self._timer is not None and self._deadline == end:
+            return
+        self._disarm()
+        self._timer = threading.Timer(max(0.0, end - time.monotonic()), self.solver.interrupt)
+        self._timer.daemon = True
+        self._timer.start()
+        self._deadline = end
+
+    def _disarm(self) -> None:
+        """Stop the deadline's timer and clear an interrupt it may have sent (waiting for it, so none comes later)."""
+        if self._timer is None:
+            return
+        self._timer.cancel()
+        self._timer.join()
+        self._timer = self._deadline = None
+        self.solver.clear_interrupt()
 
     def _labels(self) -> list[int]:
         """Each cell's label in the last model (exactly one label variable per cell is true)."""
@@ -423,6 +441,7 @@ class CnfModel:
         return labels
 
     def close(self) -> None:
+        self._disarm()
         self.solver.delete()
 
 
