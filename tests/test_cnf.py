@@ -321,3 +321,31 @@ def test_a_deadline_that_passed_interrupts_no_later_question():
                 model.solve([], Clock(end=time.monotonic() - 1))
         finally:
             model.close()
+
+
+def test_lazy_clauses_carried_to_a_larger_k_keep_every_solution():
+    """A model with K = 2 learns how regions of sizes 1 and 2 may lie; handed to a model with K = 12, those
+    clauses (and only those: not BIG's, whose meaning changes with K) leave it every solution of the board."""
+    puzzle = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
+    small = cnf.puzzle_model(puzzle, 2, None)
+    large = cnf.puzzle_model(puzzle, 12, None)
+    try:
+        clues = cnf.clue_assumptions(small, puzzle)
+        while (ans := small.solve(clues)) is not None and ans.exact:
+            small.block(ans.labels)
+        assert small.size_clauses and small.lazy_clauses > len(small.size_clauses)  # BIG's were left out
+        assert all(0 < small._value_of[abs(x)] <= 2 for cl in small.size_clauses for x in cl)
+        large.carry(small)
+        assert len(large.size_clauses) == len(small.size_clauses)
+        clues = cnf.clue_assumptions(large, puzzle)
+        found = []
+        while (ans := large.solve(clues)) is not None:
+            assert not ans.big_groups
+            found.append(tuple(ans.concrete))
+            large.block(ans.labels)
+        assert sorted(found) == sorted(bruteforce.pictures(4, 4, list(puzzle.clues)))
+        with pytest.raises(ValueError):
+            small.carry(large)
+    finally:
+        small.close()
+        large.close()

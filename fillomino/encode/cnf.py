@@ -149,6 +149,8 @@ class CnfModel:
         self.pinned = False
         self.calls = 0
         self.lazy_clauses = 0
+        self.size_clauses: list[list[int]] = []
+        """The lazy clauses over explicit sizes only (no BIG, no size above K): ``carry`` hands them on."""
         self._timer: threading.Timer | None = None
         self._deadline: float | None = None
         self._build()
@@ -173,6 +175,7 @@ class CnfModel:
             self.lits.append({v: self.pool.id(("x", c, v)) for v in dom})
         # the label variables are 1..L, cell by cell: a model's first L entries give every label in order
         self._value_of = [0] + [v for cell in self.lits for v in cell]
+        self._cell_of_label = [0] + [c for c, cell in enumerate(self.lits) for _ in cell]
         assert all(x == i for i, x in enumerate((x for cell in self.lits for x in cell.values()), 1))
         add = self.solver.add_clause
         for c in range(self.n):
@@ -239,6 +242,19 @@ class CnfModel:
     def add_clause(self, clause: Sequence[int]) -> None:
         self.solver.add_clause(list(clause))
 
+    def carry(self, other: CnfModel) -> None:
+        """Add ``other``'s lazy clauses over explicit sizes, a model of the same shape with K no larger: each says
+        how regions of one size up to its K may lie, which holds for every labelling of a true solution in
+        either model (sizes up to its K are named alike in both), so a model built after raising K need not
+        find them again, one SAT call per round."""
+        if (other.rows, other.cols) != (self.rows, self.cols) or other.k > self.k:
+            raise ValueError("lazy clauses carry only to a model of the same shape with K at least as large")
+        cell_of, value_of, lits = other._cell_of_label, other._value_of, self.lits
+        for cl in other.size_clauses:
+            new = [lits[cell_of[x]][value_of[x]] if x > 0 else -lits[cell_of[-x]][value_of[-x]] for x in cl]
+            self.solver.add_clause(new)
+            self.size_clauses.append(new)
+
     def area_count(self, area: Sequence[int], v: int) -> None:
         """If any cell of ``area`` is v, at least v of them are: valid when every v region through the
         area lies inside it (the caller knows the area is walled off from other v cells)."""
@@ -273,8 +289,11 @@ class CnfModel:
             clauses, big_groups = self._check(labels)
             if not clauses:
                 return self._answer(labels, big_groups)
+            labels_end, value_of, k = len(self._value_of), self._value_of, self.k
             for cl in clauses:
                 self.solver.add_clause(cl)
+                if all(abs(x) < labels_end and 0 < value_of[abs(x)] <= k for x in cl):
+                    self.size_clauses.append(cl)
             self.lazy_clauses += len(clauses)
 
     def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
