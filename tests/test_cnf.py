@@ -7,9 +7,11 @@ small as 1 so that the abstraction and its refinement are exercised on tiny boar
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -349,3 +351,13 @@ def test_lazy_clauses_carried_to_a_larger_k_keep_every_solution():
     finally:
         small.close()
         large.close()
+
+
+def test_a_model_dropped_unclosed_is_not_kept_alive_by_its_deadline():
+    """The timer of a long deadline holds the solver weakly: a model nobody closed is freed all the same."""
+    model = cnf.puzzle_model(Puzzle.empty(3, 3), 9, None)
+    assert model.solve([], Clock.after(600)) is not None
+    solver = weakref.ref(model.solver)
+    del model
+    gc.collect()
+    assert solver() is None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -345,7 +346,13 @@ class CnfModel:
         if self._timer is not None and self._deadline == end:
             return
         self._disarm()
-        self._timer = threading.Timer(max(0.0, end - time.monotonic()), self.solver.interrupt)
+        solver = weakref.ref(self.solver)  # a model dropped unclosed is not kept alive until its deadline
+
+        def interrupt() -> None:
+            if (alive := solver()) is not None:
+                alive.interrupt()
+
+        self._timer = threading.Timer(max(0.0, end - time.monotonic()), interrupt)
         self._timer.daemon = True
         self._timer.start()
         self._deadline = end
