@@ -435,8 +435,8 @@ class Search:
         def unseen(c: int) -> list[int]:
             if loose_only and len(seen[c]) > 1:
                 return []
-            lits = (model.lit(c, v) for v in model.domain(c)
-                    if (v != BIG or self.big_open) and v not in seen[c] and _allows(allowed, c, v))
+            lits = (model.lit(c, v) for v in model.domain(c) if v not in seen[c] and (
+                    _allows(allowed, c, v) if v != BIG else self.big_open and _allows_big(allowed, c, self.k)))
             return [lit for lit in lits if lit not in self.ruled_out and lit not in impossible]
 
         def ask(pending: list[int], conflicts: int | None = None) -> bool:

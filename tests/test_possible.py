@@ -133,6 +133,15 @@ def test_candidates_restrict_to_the_solutions_inside_them(small_k, p, data):
     assert flat(possible(p, candidates=grid, engine=small_k)) == expected
 
 
+def test_candidates_that_allow_sizes_above_k_keep_them_after_a_first_answer_within_k():
+    # 1x4 empty, the first cell 1: solutions 1 2 2 1 and 1 3 3 3. With K = 2 the first answer was 1 2 2 1 and the
+    # cell questions left out BIG (0 is not among a cell's allowed values), so 3 was never asked and the loose
+    # cells came out forced at 2 (found by hypothesis in the test above)
+    grid = [[[1], [1, 2, 3], [1, 2, 3], [1, 2, 3]]]
+    result = possible(Puzzle.empty(1, 4), candidates=grid, engine=CnfEngine(first_k=2))
+    assert result.cells == [[{1}, {2, 3}, {2, 3}, {1, 3}]]
+
+
 def test_candidates_above_k_only_are_still_exact(small_k):
     # 1x4 empty: solutions 1 3 3 3, 3 3 3 1, 4 4 4 4 and 1 2 2 1; allowing only 3 and 4
     # in the last three cells keeps "1 3 3 3" and "4 4 4 4" (the first cell is free)
