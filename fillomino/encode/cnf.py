@@ -112,7 +112,7 @@ kept for the next model of the same shape and K (a generator builds one for ever
 their lists is most of a small model's cost); a model with a counter's variables (a label list too long for
 pairwise clauses) is not kept, as their numbers depend on the pool."""
 
-_STATIC: dict[tuple[int, int, int, bool, int], list[list[int]]] = {}
+_STATIC: dict[tuple[int, int, int, bool, int], list[Sequence[int]]] = {}
 
 
 class Interrupted(Exception):
@@ -209,7 +209,7 @@ class CnfModel:
         if self.escalate_after is None:
             self.strengthen()
 
-    def _static(self) -> Iterable[list[int]]:
+    def _static(self) -> Iterable[Sequence[int]]:
         """The static clauses (``_static_clauses``): kept from an earlier model of this shape and K, or made now."""
         if self.extra or self.n > STATIC_KEPT_CELLS or self.k + self.has_big > self.engine.pairwise_up_to:
             return chain.from_iterable(self._static_clauses())
@@ -222,28 +222,30 @@ class CnfModel:
             del _STATIC[next(iter(_STATIC))]
         return kept
 
-    def _static_clauses(self) -> Iterator[list[list[int]]]:
+    def _static_clauses(self) -> Iterator[list[Sequence[int]]]:
         """One label per cell, and the neighbour rule (1s never touch, a cell of size >= 2 has a neighbour of its
-        size), a cell's clauses at a time (freed memory is reused at once) in the order the model has always added
-        them (the solver's search depends on it)."""
+        size), a cell's clauses at a time in the order the model has always added them (the solver's search depends
+        on it). Tuples whose negative literals are shared (``neg``): a quarter of the memory of lists of new ints,
+        which a forked process pays for in page faults."""
         lits, nbrs = self.lits, self.nbrs
+        neg = [-x for x in range(len(self._value_of))]
         for c in range(self.n):
-            own = list(lits[c].values())
+            own = tuple(lits[c].values())
             if len(own) <= self.engine.pairwise_up_to:
                 yield [own]
-                yield [[-x, -y] for i, x in enumerate(own) for y in own[i + 1 :]]
+                yield [(neg[x], neg[y]) for i, x in enumerate(own) for y in own[i + 1 :]]
             else:
-                clauses = [own]
-                at_most_one(own, self.pool, clauses.append)
+                clauses: list[Sequence[int]] = [own]
+                at_most_one(list(own), self.pool, clauses.append)
                 yield clauses
         for c in range(self.n):
             around = [lits[m] for m in nbrs[c]]
             clauses = []
             for v, x in lits[c].items():
                 if v == 1:
-                    clauses.extend([-x, -lits[m][1]] for m in nbrs[c] if c < m)
+                    clauses.extend((neg[x], neg[lits[m][1]]) for m in nbrs[c] if c < m)
                 else:
-                    clauses.append([-x, *[labels[v] for labels in around if v in labels]])
+                    clauses.append((neg[x], *[labels[v] for labels in around if v in labels]))
             yield clauses
 
     def strengthen(self) -> None:
