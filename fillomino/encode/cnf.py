@@ -113,6 +113,7 @@ their lists is most of a small model's cost); a model with a counter's variables
 pairwise clauses) is not kept, as their numbers depend on the pool."""
 
 _STATIC: dict[tuple[int, int, int, bool, int], list[Sequence[int]]] = {}
+_STATIC_LOCK = threading.Lock()
 
 
 class Interrupted(Exception):
@@ -214,12 +215,14 @@ class CnfModel:
         if self.extra or self.n > STATIC_KEPT_CELLS or self.k + self.has_big > self.engine.pairwise_up_to:
             return chain.from_iterable(self._static_clauses())
         key = (self.rows, self.cols, self.k, self.has_big, self.engine.pairwise_up_to)
-        kept = _STATIC.pop(key, None)
+        with _STATIC_LOCK:  # models may be built in several threads
+            kept = _STATIC.pop(key, None)
         if kept is None:
             kept = list(chain.from_iterable(self._static_clauses()))
-        _STATIC[key] = kept  # the most recent last
-        while len(_STATIC) > STATIC_KEPT:
-            del _STATIC[next(iter(_STATIC))]
+        with _STATIC_LOCK:
+            _STATIC[key] = kept  # the most recent last
+            while len(_STATIC) > STATIC_KEPT:
+                del _STATIC[next(iter(_STATIC))]
         return kept
 
     def _static_clauses(self) -> Iterator[list[Sequence[int]]]:
