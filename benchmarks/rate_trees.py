@@ -56,6 +56,11 @@ def _shape(path: str) -> str:
     return read_puzzle(path).shape
 
 
+def _ratio(before: float, after: float) -> str:
+    """``x1.23``, or ``x-`` when there is nothing to divide by (no puzzle settled on both sides)."""
+    return f"x{before / after:.2f}" if after > 0 else "x-"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before")
@@ -92,7 +97,7 @@ def main() -> int:
               f"(x{sum(a) / sum(b):.2f}), median {1000 * statistics.median(a):.1f} -> "
               f"{1000 * statistics.median(b):.1f} ms (x{statistics.median(a) / statistics.median(b):.2f}), "
               f"settled on both sides {len(settled[0])}: total {sum(settled[0]):.3f} -> {sum(settled[1]):.3f} CPU s "
-              f"(x{sum(settled[0]) / sum(settled[1]):.2f})")
+              f"({_ratio(sum(settled[0]), sum(settled[1]))})")
     for w in workers:
         w.close()
     if differ:

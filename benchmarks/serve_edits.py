@@ -136,8 +136,8 @@ def with_clue(puzzle: Puzzle, cell: int, value: int) -> Puzzle:
     return puzzle.with_clues([value if i == cell else v for i, v in enumerate(puzzle.clues)])
 
 
-def setter(page: Page, puzzle: Puzzle, step: int) -> list[tuple[str, dict]]:
-    """The browser test's edits on one puzzle, each with its kind."""
+def setter(page: Page, puzzle: Puzzle, step: int, name: str = "") -> list[tuple[str, dict]]:
+    """The browser test's edits on one puzzle, each with its kind (and where: the clue taken out, the clue tried)."""
     page.edit(puzzle)  # the pasted puzzle: not an edit
     solution = [v for row in (puzzle.solution or solve(puzzle)) for v in row]
     out: list[tuple[str, dict]] = []
@@ -148,6 +148,7 @@ def setter(page: Page, puzzle: Puzzle, step: int) -> list[tuple[str, dict]]:
         page.pause()
         out_one = with_clue(puzzle, cell, 0)
         e = page.edit(out_one)
+        e["where"] = without = f"{name} without {cell_name(*divmod(cell, puzzle.cols))}"
         if e["verdict"]["status"] == "unique":
             out.append(("take out a clue that was not needed", e))
             out.append(("put a clue back (settled)", page.edit(puzzle)))
@@ -159,7 +160,9 @@ def setter(page: Page, puzzle: Puzzle, step: int) -> list[tuple[str, dict]]:
             continue
         r, c, _ = loose[0]
         at = r * puzzle.cols + c
-        out.append(("try a clue on a loose cell", page.edit(with_clue(out_one, at, solution[at]))))
+        tried_clue = page.edit(with_clue(out_one, at, solution[at]))
+        tried_clue["where"] = f"{without}, {solution[at]} tried at {cell_name(r, c)}"
+        out.append(("try a clue on a loose cell", tried_clue))
         out.append(("take it back, put the first clue back", page.edit(out_one)))
         out.append(("take it back, put the first clue back", page.edit(puzzle)))
     return out
@@ -317,7 +320,7 @@ def main() -> None:
             for path in files:
                 puzzle = read_puzzle(str(path))
                 pages.append(Page(base, pool, think))
-                scripted += setter(pages[-1], puzzle, args.step)
+                scripted += setter(pages[-1], puzzle, args.step, path.stem)
                 if args.all_removals:
                     pages.append(Page(base, pool, think))
                     each += removals(pages[-1], puzzle, path.stem)
@@ -328,12 +331,18 @@ def main() -> None:
               f"({capped} cut at their wall limit); load average {os.getloadavg()[0]:.1f}; "
               f"{time.perf_counter() - start:.0f} s so far")
         table(scripted, "The browser test's setter (ms):")
+        print("\nThe setter's edits shown after more than 300 ms: " + over_300(scripted))
         if args.all_removals:
             table(each, "Each clue taken out on its own and put back (ms):")
-            slow = sorted((e for _, e in each if e["shown"] > 300), key=lambda e: -e["shown"])
-            print("\nShown after more than 300 ms: " + (", ".join(
-                f"{e['where']} {e['shown']:.0f}{' (unknown)' if e['loose']['status'] == 'unknown' else ''}"
-                for e in slow) or "none"))
+            print("\nShown after more than 300 ms: " + over_300(each))
+
+
+def over_300(rows: list[tuple[str, dict]]) -> str:
+    """The edits shown after more than 300 ms, slowest first, each with where it was made."""
+    slow = sorted((e for _, e in rows if e["shown"] > 300), key=lambda e: -e["shown"])
+    unknown = " (unknown)"
+    return ", ".join(f"{e.get('where', '?')} {e['shown']:.0f}{unknown if e['loose']['status'] == 'unknown' else ''}"
+                     for e in slow) or "none"
 
 
 if __name__ == "__main__":

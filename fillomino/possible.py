@@ -243,10 +243,12 @@ class Search:
 
     # ---- model -----------------------------------------------------------------------------
     def _build(self) -> None:
-        if self.model is not None:
-            self.sat_calls += self.model.calls
-            self.model.close()
+        before = self.model
         self.model = cnf_backend.puzzle_model(self.puzzle, self.k, self.max_size, self.engine)
+        if before is not None:
+            self.model.carry(before)  # K was raised: the sizes up to the old K keep what their answers taught
+            self.sat_calls += before.calls
+            before.close()
         # The clues, the base restriction and the bounds hold in every question this model answers, so
         # they go in as unit clauses: measured several times faster per SAT call than as assumptions.
         model = self.model

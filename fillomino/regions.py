@@ -118,6 +118,9 @@ KILLS_KEPT = 1 << 28
 region is laid in many parts, so one is reused dozens of times; past this the cuts of new regions are computed each
 time. Counted in bytes, not entries, since one cut is an int as long as its clue's list (thousands of bits)."""
 
+DRY = -1
+"""The key, in a region's kept cuts (see _kill), of the clued cell whose list it emptied the last time it was laid."""
+
 Part = tuple[int, tuple[tuple[int, int], ...]]
 """A part to count: (its cells as a mask, ((size, mask of the cells that may not take that size), ...))."""
 
@@ -529,6 +532,12 @@ class RegionSearch:
             kills = {}
             if self.kills_kept < KILLS_KEPT:
                 self.kills[region] = kills
+        # most regions tried leave some clue no room, mostly the clue that ran dry the last time: ask it first
+        first = kills.get(DRY, DRY)
+        if first != DRY:
+            alive = lists.get(first)
+            if alive is not None and alive & kills[first] == alive:
+                return None
         out: Lists = {}
         for d, alive in lists.items():
             if (region >> d) & 1:
@@ -539,6 +548,7 @@ class RegionSearch:
                 self.kills_kept += kill.bit_length() // 8 + 64  # the int and its dict entry
             alive ^= alive & kill
             if not alive:
+                kills[DRY] = d
                 return None
             out[d] = alive
         parts = self._after(part, region, size)

@@ -26,6 +26,47 @@ def test_work_is_spent_one_check_at_a_time_and_stays_spent():
     assert not past(None) and past(0.0) and not past(float("inf"))
 
 
+class _FakeTime:
+    """A wall clock and a CPU clock moved by hand, counting the CPU clock's readings."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu, self.reads = 0.0, 0.0, 0
+
+    def perf_counter(self) -> float:
+        return self.wall
+
+    def process_time(self) -> float:
+        self.reads += 1
+        return self.cpu
+
+
+def test_a_cpu_deadline_is_read_only_when_it_could_have_passed(monkeypatch):
+    from fillomino import clock
+
+    fake = _FakeTime()
+    monkeypatch.setattr(clock, "time", fake)
+    monkeypatch.setattr(clock, "CPUS", 2)
+    monkeypatch.setattr(clock, "_gate", (float("nan"), 0.0))
+    assert not past(1.0) and fake.reads == 1  # 2 CPUs: the deadline is at least 0.5 s of wall time away
+    fake.wall, fake.cpu = 0.25, 0.5
+    assert not past(1.0) and fake.reads == 1
+    assert not past(2.0) and fake.reads == 2  # another deadline: read
+    fake.wall, fake.cpu = 0.5, 1.0
+    assert not past(1.0) and fake.reads == 3  # could have passed: read, and it has not (yet)
+    fake.wall, fake.cpu = 0.5001, 1.0002
+    assert past(1.0) and fake.reads == 4
+
+
+def test_a_cpu_deadline_is_seen_as_soon_as_it_passes():
+    import time
+
+    deadline = time.process_time() + 0.05
+    assert not past(deadline)
+    while time.process_time() <= deadline:
+        pass
+    assert past(deadline)
+
+
 def test_an_oracle_on_a_shared_clock_stops_once_it_is_spent():
     answer = ((1, 2, 2), (3, 3, 3))
     clock = Clock.after(None, 10**6)

@@ -7,13 +7,20 @@ small as 1 so that the abstraction and its refinement are exercised on tiny boar
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
+import threading
+import time
+import weakref
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fillomino.clock import Clock
 from fillomino.encode import cnf as encode
+from fillomino.formats import read_puzzle
 from fillomino.puzzle import Puzzle, is_solution
 from fillomino.solvers import Budget, Status, cnf, enumerate_solutions, uniqueness
 from tests import bruteforce
@@ -312,3 +319,87 @@ def test_solvers_other_than_glucose_4_take_clauses_through_pysat():
         assert ans is not None and ans.concrete == [1, 3, 3, 3]
     finally:
         model.close()
+
+
+class _CountedTimer(threading.Timer):
+    started = 0
+
+    def start(self) -> None:
+        _CountedTimer.started += 1
+        super().start()
+
+
+def test_one_deadline_is_one_timer_however_many_calls(monkeypatch):
+    """A search asks hundreds of questions under one deadline: one timer interrupts them all (a thread per
+    call cost a quarter of a millisecond of CPU each); a new deadline replaces it."""
+    monkeypatch.setattr(encode.threading, "Timer", _CountedTimer)
+    _CountedTimer.started = 0
+    model = cnf.puzzle_model(Puzzle.empty(3, 3), 9, None)
+    try:
+        clock = Clock.after(60)
+        for _ in range(6):
+            ans = model.solve([], clock.share(10**6))
+            assert ans is not None
+            model.block(ans.labels)
+        assert _CountedTimer.started == 1
+        assert model.solve([], Clock.after(60)) is not None
+        assert _CountedTimer.started == 2
+    finally:
+        model.close()
+
+
+def test_a_deadline_that_passed_interrupts_no_later_question():
+    """The timer of a deadline that passed between two calls has interrupted the solver: a question without
+    a deadline, or with a new one, must still get its answer (an interrupted unlimited call reads as UNSAT).
+    The grid's first answer takes some 900 conflicts, so an interrupt left behind would stop it."""
+    puzzle = read_puzzle(str(Path(__file__).resolve().parents[1] / "corpus" / "10x10" / "10x10-s10.txt"))
+    for new_clock in (None, Clock.after(60)):
+        model = cnf.puzzle_model(puzzle, 9, None)
+        try:
+            x = model.lit(0, 1)
+            assert model.solve([x, -x], Clock.after(0.05)) is None  # no search: arms the deadline's timer
+            time.sleep(0.3)  # the timer fires now, between calls
+            ans = model.solve(cnf.clue_assumptions(model, puzzle), new_clock)
+            assert ans is not None and is_solution(puzzle, ans.concrete)
+            with pytest.raises(encode.Interrupted):
+                model.solve([], Clock(end=time.monotonic() - 1))
+        finally:
+            model.close()
+
+
+def test_lazy_clauses_carried_to_a_larger_k_keep_every_solution():
+    """A model with K = 2 learns how regions of sizes 1 and 2 may lie; handed to a model with K = 12, those
+    clauses (and only those: not BIG's, whose meaning changes with K) leave it every solution of the board."""
+    puzzle = Puzzle.from_grid([[1, 0, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0]])
+    small = cnf.puzzle_model(puzzle, 2, None)
+    large = cnf.puzzle_model(puzzle, 12, None)
+    try:
+        clues = cnf.clue_assumptions(small, puzzle)
+        while (ans := small.solve(clues)) is not None and ans.exact:
+            small.block(ans.labels)
+        assert small.size_clauses and small.lazy_clauses > len(small.size_clauses)  # BIG's were left out
+        assert all(0 < small._value_of[abs(x)] <= 2 for cl in small.size_clauses for x in cl)
+        large.carry(small)
+        assert len(large.size_clauses) == len(small.size_clauses)
+        clues = cnf.clue_assumptions(large, puzzle)
+        found = []
+        while (ans := large.solve(clues)) is not None:
+            assert not ans.big_groups
+            found.append(tuple(ans.concrete))
+            large.block(ans.labels)
+        assert sorted(found) == sorted(bruteforce.pictures(4, 4, list(puzzle.clues)))
+        with pytest.raises(ValueError):
+            small.carry(large)
+    finally:
+        small.close()
+        large.close()
+
+
+def test_a_model_dropped_unclosed_is_not_kept_alive_by_its_deadline():
+    """The timer of a long deadline holds the solver weakly: a model nobody closed is freed all the same."""
+    model = cnf.puzzle_model(Puzzle.empty(3, 3), 9, None)
+    assert model.solve([], Clock.after(600)) is not None
+    solver = weakref.ref(model.solver)
+    del model
+    gc.collect()
+    assert solver() is None

@@ -476,6 +476,25 @@ def test_a_size_changes_when_a_cell_gains_loses_or_is_fixed_at_it():
     assert _changed_sizes([0b0100, 0b0110], [0b0110, 0b0110]) == 0b0110  # gained 1 (another trial), was fixed at 2
 
 
+def test_changed_sizes_since_a_snapshot_read_from_the_log_or_the_whole_grid_agree():
+    from fillomino.logic.candidates import Board
+    from fillomino.logic.techniques import _changed_since, _changed_sizes, _snapshot
+
+    b = Board.from_clues(3, 3, [0, 2, 5, 0, 0, 0, 3, 0, 0])
+    snap = _snapshot(b)
+    assert _snapshot(b)[0] is snap[0]  # one copy per grid state (compiled, the tuple itself is built again)
+    old = list(b.cand)
+    b.remove(0, 0b0110)
+    b.remove(4, 0b1000)
+    b.remove(4, 0)  # logs nothing
+    b.log.append(2)  # a cell logged without a change counts for nothing (here a fixed 5)
+    trial = b.copy()  # another grid: compared cell by cell
+    trial.remove(5, 0b0010)
+    assert _changed_since(b, snap) == _changed_sizes(old, b.cand) == 0b1110
+    assert _changed_since(trial, snap) == _changed_sizes(old, trial.cand) == 0b1110
+    assert _changed_since(b, _snapshot(b)) == 0
+
+
 def _without_kept_sizes(monkeypatch) -> None:
     from fillomino.logic import techniques
 

@@ -26,6 +26,8 @@ several regions larger than K, so such an answer stands for one solution only (`
 from __future__ import annotations
 
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -176,6 +178,10 @@ class CnfModel:
         self.pinned = False
         self.calls = 0
         self.lazy_clauses = 0
+        self.size_clauses: list[list[int]] = []
+        """The lazy clauses over explicit sizes only (no BIG, no size above K): ``carry`` hands them on."""
+        self._timer: threading.Timer | None = None
+        self._deadline: float | None = None
         self._build()
 
     # ---- variables -------------------------------------------------------------------------
@@ -203,6 +209,7 @@ class CnfModel:
             top += len(dom)
         self.pool = IDPool(start_from=top + 1)
         self._value_of = [0] + [v for cell in self.lits for v in cell]
+        self._cell_of_label = [0] + [c for c, cell in enumerate(self.lits) for _ in cell]
         add = self._add
         for clause in self._static():
             add(clause)
@@ -290,6 +297,19 @@ class CnfModel:
     def add_clause(self, clause: Sequence[int]) -> None:
         self._add(list(clause))
 
+    def carry(self, other: CnfModel) -> None:
+        """Add ``other``'s lazy clauses over explicit sizes, a model of the same shape with K no larger: each says
+        how regions of one size up to its K may lie, which holds for every labelling of a true solution in
+        either model (sizes up to its K are named alike in both), so a model built after raising K need not
+        find them again, one SAT call per round."""
+        if (other.rows, other.cols) != (self.rows, self.cols) or other.k > self.k:
+            raise ValueError("lazy clauses carry only to a model of the same shape with K at least as large")
+        cell_of, value_of, lits = other._cell_of_label, other._value_of, self.lits
+        for cl in other.size_clauses:
+            new = [lits[cell_of[x]][value_of[x]] if x > 0 else -lits[cell_of[-x]][value_of[-x]] for x in cl]
+            self._add(new)
+            self.size_clauses.append(new)
+
     def area_count(self, area: Sequence[int], v: int) -> None:
         """If any cell of ``area`` is v, at least v of them are: valid when every v region through the
         area lies inside it (the caller knows the area is walled off from other v cells)."""
@@ -324,8 +344,11 @@ class CnfModel:
             clauses, big_groups = self._check(labels)
             if not clauses:
                 return self._answer(labels, big_groups)
+            labels_end, value_of, k = len(self._value_of), self._value_of, self.k
             for cl in clauses:
                 self._add(cl)
+                if all(abs(x) < labels_end and 0 < value_of[abs(x)] <= k for x in cl):
+                    self.size_clauses.append(cl)
             self.lazy_clauses += len(clauses)
 
     def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
@@ -349,16 +372,15 @@ class CnfModel:
     ) -> bool | None:
         """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent.
         ``conflicts``: the solver's conflicts so far when the caller has just read them (one stats call less)."""
+        end = None if clock is None else clock.end
+        if end is None:
+            self._disarm()  # a stale interrupt would end a call that has no deadline
         if limit is None and (clock is None or not clock.limited):
             return bool(self.solver.solve(assumptions=assumptions))
-        timer = None
-        left = None if clock is None else clock.seconds_left()
-        if left is not None:
-            if left <= 0:
+        if end is not None:
+            if end - time.monotonic() <= 0:
                 raise Interrupted
-            timer = threading.Timer(left, self.solver.interrupt)
-            timer.daemon = True
-            timer.start()
+            self._arm(end)
         allowance = limit
         if clock is not None and clock.conflicts is not None:
             if clock.conflicts <= 0:
@@ -366,12 +388,7 @@ class CnfModel:
             allowance = clock.conflicts if limit is None else min(limit, clock.conflicts)
         before = self.solver.accum_stats().get("conflicts", 0) if conflicts is None else conflicts
         self.solver.conf_budget(allowance if allowance is not None else -1)
-        try:
-            result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
-        finally:
-            if timer is not None:
-                timer.cancel()
-                self.solver.clear_interrupt()
+        result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self._timer is not None)
         if clock is not None:
             clock.charge(self.solver.accum_stats().get("conflicts", 0) - before)
         if result is None:
@@ -380,6 +397,33 @@ class CnfModel:
             if limit is None:
                 raise Interrupted
         return result
+
+    def _arm(self, end: float) -> None:
+        """Interrupt the solver at ``end`` (a ``time.monotonic()`` value): one timer per deadline, kept across
+        the calls that share it, since a thread started per call cost a quarter of a millisecond of CPU and a
+        search makes hundreds of calls. Once it has fired, every call under that deadline stops at once."""
+        if self._timer is not None and self._deadline == end:
+            return
+        self._disarm()
+        solver = weakref.ref(self.solver)  # a model dropped unclosed is not kept alive until its deadline
+
+        def interrupt() -> None:
+            if (alive := solver()) is not None:
+                alive.interrupt()
+
+        self._timer = threading.Timer(max(0.0, end - time.monotonic()), interrupt)
+        self._timer.daemon = True
+        self._timer.start()
+        self._deadline = end
+
+    def _disarm(self) -> None:
+        """Stop the deadline's timer and clear an interrupt it may have sent (waiting for it, so none comes later)."""
+        if self._timer is None:
+            return
+        self._timer.cancel()
+        self._timer.join()
+        self._timer = self._deadline = None
+        self.solver.clear_interrupt()
 
     def _labels(self) -> list[int]:
         """Each cell's label in the last model (exactly one label variable per cell is true)."""
@@ -482,6 +526,7 @@ class CnfModel:
         return labels
 
     def close(self) -> None:
+        self._disarm()
         self._add = self.solver.add_clause  # the C function would write to the freed solver; the wrapper does nothing
         self.solver.delete()
 

@@ -8,7 +8,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import compress
@@ -623,17 +623,50 @@ def keep(b: Board, key: object, reads: Sequence[int], answer: object) -> None:
     del kept[MEMO_KEEP:]
 
 
-def _changed_sizes(old: list[int], cand: list[int]) -> int:
+def _changed_sizes(old: list[int], cand: list[int], cells: Iterable[int] | None = None) -> int:
     """The sizes, as a bitset, that some cell gained or lost between two candidate grids, or has as its only
-    candidate on one side of a cell that differs."""
+    candidate on one side of a cell that differs (``cells``: the only cells that may differ; None: any)."""
     changed = 0
-    for i in compress(range(len(cand)), map(ne, old, cand)):
+    for i in compress(range(len(cand)), map(ne, old, cand)) if cells is None else cells:
         x, y = old[i], cand[i]
+        if x == y:
+            continue
         changed |= x ^ y
         if not x & (x - 1):
             changed |= x
         if not y & (y - 1):
             changed |= y
+    return changed
+
+
+def _snapshot(b: Board) -> tuple[list[int], object, int]:
+    """(a copy of the candidates, the grid's token, the length of its log): the grid as it is, one copy per grid
+    state shared by the techniques that keep answers on it, so that a later grid compares with it once."""
+    n = len(b.log)
+    kept: tuple[list[int], object, int] | None = b.derived.get("snapshot")
+    if kept is None or kept[2] != n:
+        token = b.derived.get("token")
+        if token is None:
+            token = b.derived["token"] = object()  # derived is not copied: each grid its own
+        kept = b.derived["snapshot"] = (list(b.cand), token, n)
+    return kept
+
+
+def _changed_since(b: Board, snap: tuple[list[int], object, int]) -> int:
+    """_changed_sizes between a snapshot and the grid as it is, worked out once per pair: on the snapshot's own
+    grid only the cells logged since are compared."""
+    old, token, n = snap
+    cache: tuple[int, dict[int, tuple[list[int], int]]] | None = b.derived.get("changed sizes")
+    if cache is None or cache[0] != len(b.log):
+        cache = b.derived["changed sizes"] = (len(b.log), {})
+    hit = cache[1].get(id(old))
+    if hit is not None and hit[0] is old:
+        return hit[1]
+    if token is b.derived.get("token") and n <= len(b.log):
+        changed = _changed_sizes(old, b.cand, set(b.log[n:]))
+    else:
+        changed = _changed_sizes(old, b.cand)
+    cache[1][id(old)] = (old, changed)
     return changed
 
 
@@ -651,10 +684,10 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, Any]:
     seen = None
     for which in ("last", "top"):
         kept = b.memo.get(("sizes", name, which))
-        if kept is None or kept is seen or len(kept[0]) != len(cand):
+        if kept is None or kept is seen or len(kept[0][0]) != len(cand):
             continue  # (at the top level both are the one kept last: compared once)
         seen = kept
-        changed = _changed_sizes(kept[0], cand)
+        changed = _changed_since(b, kept[0])
         for v, answer in kept[1].items():
             if not changed >> v & 1 and v not in answers:
                 answers[v] = answer
@@ -664,7 +697,7 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, Any]:
 def keep_sizes(b: Board, ctx: Context, name: str, answers: dict) -> None:
     """Keep a technique's answers per size (see kept_sizes) with the candidates they hold for."""
     if ctx.incremental:
-        kept = (list(b.cand), answers)
+        kept = (_snapshot(b), answers)
         b.memo[("sizes", name, "last")] = kept
         if not ctx.nested:
             b.memo[("sizes", name, "top")] = kept
