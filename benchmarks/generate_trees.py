@@ -11,6 +11,11 @@ the puzzle. The two sides alternate within each seed, the first swapped from one
 machine's drift falls on both. The two must make the same puzzle byte for byte when the generator version is the
 same (checked: a difference is printed and counted, exit status 1). Prints per cell the CPU medians and sums of
 both sides and their ratios, and the ratings made.
+
+``--warm``: each child first makes an untimed puzzle of the same cell (seed + 1000000), then the timed one, so the
+figure leaves out what only a process's first puzzle pays (on this machine 2-3 ms of a 5x5 puzzle, mostly the
+page faults of a forked child's first writes to memory it shares with its parent) and is comparable with an
+in-process figure such as seed 000's table.
 """
 
 from __future__ import annotations
@@ -36,11 +41,13 @@ from fillomino.formats import write_puzzle
 from fillomino.generate import generate
 print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
 for line in sys.stdin:
-    rows, cols, seed, level = line.split()
+    rows, cols, seed, level, warm = line.split()
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
+        if warm == "1":
+            generate(int(rows), int(cols), int(seed) + 1_000_000, level=level)
         cpu = time.process_time()
         made = generate(int(rows), int(cols), int(seed), level=level)
         out = {"cpu": time.process_time() - cpu, "id": write_puzzle(made.puzzle, "id"), "score": made.score,
@@ -61,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("after")
     ap.add_argument("--cells", default=CELLS, help=f"size:level pairs (default: {CELLS})")
     ap.add_argument("--seeds", default="0-19", help="e.g. 0-19 or 0,3,5-7 (default: 0-19)")
+    ap.add_argument("--warm", action="store_true", help="time each child's second puzzle (see above)")
     args = ap.parse_args(argv)
     workers = [TreeWorker(args.before, WORKER), TreeWorker(args.after, WORKER)]
     for w in workers:
@@ -76,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, seed in enumerate(seeds):
             made: dict[int, dict] = {}
             for i in ((0, 1) if k % 2 == 0 else (1, 0)):
-                made[i] = workers[i].ask(f"{rows} {cols} {seed} {level}")
+                made[i] = workers[i].ask(f"{rows} {cols} {seed} {level} {int(args.warm)}")
             for i in (0, 1):
                 got[i].append(made[i])
             if (made[0]["id"], made[0]["score"]) != (made[1]["id"], made[1]["score"]):

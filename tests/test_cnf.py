@@ -279,6 +279,48 @@ def test_escalate_after_is_an_engine_setting_per_model():
     assert all(a is not None and is_solution(puzzle, a) for a in answers)
 
 
+def test_a_model_of_a_kept_shape_adds_the_clauses_a_new_one_would():
+    """The static clauses kept per shape and K are the ones a model would make: the same list, in the same order
+    (the solver's search depends on it), and models with extra sizes or too many labels make their own."""
+    encode._STATIC.clear()
+    first = encode.DEFAULT_ENGINE.model(3, 4, k=3)
+    second = encode.DEFAULT_ENGINE.model(3, 4, k=3)
+    extra = encode.DEFAULT_ENGINE.model(3, 4, (0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0), k=3)
+    counter = encode.CnfEngine(pairwise_up_to=2).model(3, 4, k=6)
+    try:
+        assert list(encode._STATIC) == [(3, 4, 3, True, encode.DEFAULT_ENGINE.pairwise_up_to)]
+        made = [clause for clauses in second._static_clauses() for clause in clauses]
+        assert second._static() == made
+        assert len(made) == 12 + 12 * 6 + 17 + 12 * 3  # one label; at most one of four; 1s apart; a neighbour
+        assert extra.extra and len(encode._STATIC) == 1
+        assert counter.pool.top > counter.lits[-1][encode.BIG]  # a counter's variables
+        assert len(encode._STATIC) == 1
+        assert first.solve() is not None and second.solve() is not None
+    finally:
+        for model in (first, second, extra, counter):
+            model.close()
+
+
+def test_a_closed_model_ignores_further_clauses():
+    """Clauses go straight to Glucose's C function; once the solver is freed they must not reach it."""
+    model = encode.DEFAULT_ENGINE.model(2, 2, k=2)
+    assert model._add is not model.solver.add_clause
+    model.close()
+    model.add_clause([1, 2])
+    model.block([1, 1, 1, 1])
+
+
+def test_solvers_other_than_glucose_4_take_clauses_through_pysat():
+    model = encode.CnfEngine(solver="cd195").model(2, 2, k=4)
+    try:
+        assert model._add == model.solver.add_clause
+        model.pin([model.lit(0, 1)])
+        ans = model.solve()
+        assert ans is not None and ans.concrete == [1, 3, 3, 3]
+    finally:
+        model.close()
+
+
 class _CountedTimer(threading.Timer):
     started = 0
 

@@ -28,11 +28,14 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import chain
 
+import pysolvers
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+from pysat.solvers import Glucose4, Solver
 
 from ..clock import Clock
 from ..grid import boundary, component, distances, groups, groups_by, neighbours
@@ -91,6 +94,30 @@ DEFAULT_ENGINE = CnfEngine()
 """The shipped settings."""
 
 
+def clause_adder(solver: Solver) -> Callable[[list[int]], object]:
+    """A function that adds one clause to ``solver``: Glucose 4's own C function where pysat has it, since
+    pysat's two Python wrappers around it cost about two thirds of an add (a 5x5 model adds 1400 clauses), else
+    the wrapper. The wrapper also records a clause that makes the formula unsatisfiable outright, which only
+    the next solve call, setting the same status, would read."""
+    backend = getattr(solver, "solver", None)
+    handle = getattr(backend, "glucose", None)
+    direct = getattr(pysolvers, "glucose41_add_cl", None)
+    if not isinstance(backend, Glucose4) or handle is None or direct is None:
+        return solver.add_clause
+    return partial(direct, handle)
+
+
+STATIC_KEPT = 4
+STATIC_KEPT_CELLS = 400
+"""The static clauses of the last STATIC_KEPT models without extra sizes, of up to STATIC_KEPT_CELLS cells, are
+kept for the next model of the same shape and K (a generator builds one for every answer it draws, and building
+their lists is most of a small model's cost); a model with a counter's variables (a label list too long for
+pairwise clauses) is not kept, as their numbers depend on the pool."""
+
+_STATIC: dict[tuple[int, int, int, bool, int], list[Sequence[int]]] = {}
+_STATIC_LOCK = threading.Lock()
+
+
 class Interrupted(Exception):
     """The time or conflict budget ran out inside a solve call."""
 
@@ -141,8 +168,9 @@ class CnfModel:
         self.extra = {v: set(cells) for v, cells in (extra or {}).items() if v > self.k}
         self.extra_clues = clue_cells or {}
         self.nbrs = neighbours(rows, cols)
-        self.pool = IDPool()
+        self.pool = IDPool()  # its first ids go to the labels (_build)
         self.solver = Solver(name=engine.solver)
+        self._add = clause_adder(self.solver)
         self.lits: list[dict[int, int]] = []
         self.rooted: dict[int, RootedSize] = {}
         self._model: list[int] = []
@@ -169,37 +197,66 @@ class CnfModel:
         return value in self.lits[cell]
 
     def _build(self) -> None:
+        # the label variables are 1..L, cell by cell, numbered here rather than by the pool (a pool call each
+        # cost a tenth of a 5x5 build): a model's first L entries give every label in order
+        extra = sorted(self.extra)
+        top = 0
         for c in range(self.n):
-            dom = list(range(1, self.k + 1)) + sorted(v for v, cells in self.extra.items() if c in cells)
+            dom = [*range(1, self.k + 1), *(v for v in extra if c in self.extra[v])]
             if self.has_big:
                 dom.append(BIG)
-            self.lits.append({v: self.pool.id(("x", c, v)) for v in dom})
-        # the label variables are 1..L, cell by cell: a model's first L entries give every label in order
+            self.lits.append(dict(zip(dom, range(top + 1, top + 1 + len(dom)))))
+            top += len(dom)
+        self.pool = IDPool(start_from=top + 1)
         self._value_of = [0] + [v for cell in self.lits for v in cell]
         self._cell_of_label = [0] + [c for c, cell in enumerate(self.lits) for _ in cell]
-        assert all(x == i for i, x in enumerate((x for cell in self.lits for x in cell.values()), 1))
-        add = self.solver.add_clause
-        for c in range(self.n):
-            lits = list(self.lits[c].values())
-            add(lits)
-            if len(lits) <= self.engine.pairwise_up_to:
-                for i, x in enumerate(lits):
-                    for y in lits[i + 1 :]:
-                        add([-x, -y])
-            else:
-                at_most_one(lits, self.pool, add)
-        for c in range(self.n):
-            for v, x in self.lits[c].items():
-                same = [self.lits[m][v] for m in self.nbrs[c] if v in self.lits[m]]
-                if v == 1:
-                    for y in same:
-                        if c < self._cell_of(y):
-                            add([-x, -y])
-                else:
-                    add([-x, *same])
+        add = self._add
+        for clause in self._static():
+            add(clause)
         self._rooted_sizes(explicit=False)
         if self.escalate_after is None:
             self.strengthen()
+
+    def _static(self) -> Iterable[Sequence[int]]:
+        """The static clauses (``_static_clauses``): kept from an earlier model of this shape and K, or made now."""
+        if self.extra or self.n > STATIC_KEPT_CELLS or self.k + self.has_big > self.engine.pairwise_up_to:
+            return chain.from_iterable(self._static_clauses())
+        key = (self.rows, self.cols, self.k, self.has_big, self.engine.pairwise_up_to)
+        with _STATIC_LOCK:  # models may be built in several threads
+            kept = _STATIC.pop(key, None)
+        if kept is None:
+            kept = list(chain.from_iterable(self._static_clauses()))
+        with _STATIC_LOCK:
+            _STATIC[key] = kept  # the most recent last
+            while len(_STATIC) > STATIC_KEPT:
+                del _STATIC[next(iter(_STATIC))]
+        return kept
+
+    def _static_clauses(self) -> Iterator[list[Sequence[int]]]:
+        """One label per cell, and the neighbour rule (1s never touch, a cell of size >= 2 has a neighbour of its
+        size), a cell's clauses at a time in the order the model has always added them (the solver's search depends
+        on it). Tuples whose negative literals are shared (``neg``): a quarter of the memory of lists of new ints,
+        which a forked process pays for in page faults."""
+        lits, nbrs = self.lits, self.nbrs
+        neg = [-x for x in range(len(self._value_of))]
+        for c in range(self.n):
+            own = tuple(lits[c].values())
+            if len(own) <= self.engine.pairwise_up_to:
+                yield [own]
+                yield [(neg[x], neg[y]) for i, x in enumerate(own) for y in own[i + 1 :]]
+            else:
+                clauses: list[Sequence[int]] = [own]
+                at_most_one(list(own), self.pool, clauses.append)
+                yield clauses
+        for c in range(self.n):
+            around = [lits[m] for m in nbrs[c]]
+            clauses = []
+            for v, x in lits[c].items():
+                if v == 1:
+                    clauses.extend((neg[x], neg[lits[m][1]]) for m in nbrs[c] if c < m)
+                else:
+                    clauses.append((neg[x], *[labels[v] for labels in around if v in labels]))
+            yield clauses
 
     def strengthen(self) -> None:
         """Add the costlier exact clauses: rooted regions for clued sizes <= K and the area sum.
@@ -213,11 +270,11 @@ class CnfModel:
         self._rooted_sizes(explicit=True)
         roots = [r for rooted in self.rooted.values() for r in rooted.roots()]
         if self.engine.area_limit and len(roots) > 1:
-            area_clauses(roots, self.n, self.engine.area_limit, self.pool, self.solver.add_clause)
+            area_clauses(roots, self.n, self.engine.area_limit, self.pool, self._add)
 
     def _rooted_sizes(self, explicit: bool) -> None:
         """Root variables for the clued sizes above K, or (explicit) from anchor_from up to K."""
-        add = self.solver.add_clause
+        add = self._add
         engine = self.engine
         for v in sorted(self.extra_clues):
             wanted = engine.anchor_from <= v <= self.k if explicit else v in self.extra
@@ -229,19 +286,16 @@ class CnfModel:
                 self.rooted[v] = RootedSize(v, anchors, near, self.lits, self.nbrs, self.pool, add,
                                             every=not explicit, eager_cost=engine.eager_cost)
 
-    def _cell_of(self, lit: int) -> int:
-        return self.pool.obj(abs(lit))[1]
-
     # ---- solving ---------------------------------------------------------------------------
     def pin(self, lits: Iterable[int]) -> None:
         """Make these literals (a puzzle's clues) unit clauses. The model then answers only questions
         that include them: never use a pinned model for a clue subset."""
         for lit in lits:
-            self.solver.add_clause([lit])
+            self._add([lit])
         self.pinned = True
 
     def add_clause(self, clause: Sequence[int]) -> None:
-        self.solver.add_clause(list(clause))
+        self._add(list(clause))
 
     def carry(self, other: CnfModel) -> None:
         """Add ``other``'s lazy clauses over explicit sizes, a model of the same shape with K no larger: each says
@@ -253,7 +307,7 @@ class CnfModel:
         cell_of, value_of, lits = other._cell_of_label, other._value_of, self.lits
         for cl in other.size_clauses:
             new = [lits[cell_of[x]][value_of[x]] if x > 0 else -lits[cell_of[-x]][value_of[-x]] for x in cl]
-            self.solver.add_clause(new)
+            self._add(new)
             self.size_clauses.append(new)
 
     def area_count(self, area: Sequence[int], v: int) -> None:
@@ -264,14 +318,14 @@ class CnfModel:
         xs = [self.lits[c][v] for c in area]
         on = self.pool.id(("area-count", v, area[0]))
         for clause in CardEnc.atleast(xs, v, vpool=self.pool, encoding=EncType.seqcounter).clauses:
-            self.solver.add_clause([-on, *clause])
+            self._add([-on, *clause])
         for x in xs:
-            self.solver.add_clause([-x, on])
+            self._add([-x, on])
 
     def block(self, labels: Sequence[int], cells: Iterable[int] | None = None) -> None:
         """Forbid this labelling (on ``cells``, default all) from now on."""
         cells = range(self.n) if cells is None else cells
-        self.solver.add_clause([-self.lits[c][labels[c]] for c in cells])
+        self._add([-self.lits[c][labels[c]] for c in cells])
 
     def core(self) -> list[int]:
         """After an UNSAT answer: the assumption literals it used."""
@@ -292,7 +346,7 @@ class CnfModel:
                 return self._answer(labels, big_groups)
             labels_end, value_of, k = len(self._value_of), self._value_of, self.k
             for cl in clauses:
-                self.solver.add_clause(cl)
+                self._add(cl)
                 if all(abs(x) < labels_end and 0 < value_of[abs(x)] <= k for x in cl):
                     self.size_clauses.append(cl)
             self.lazy_clauses += len(clauses)
@@ -301,18 +355,23 @@ class CnfModel:
         self.calls += 1
         while True:
             limit = None
+            conflicts = None
             if not self.strong and self.escalate_after is not None:
-                limit = self.escalate_after - self.solver.accum_stats().get("conflicts", 0)
+                conflicts = self.solver.accum_stats().get("conflicts", 0)
+                limit = self.escalate_after - conflicts
                 if limit <= 0:
                     self.strengthen()
                     limit = None
-            result = self._sat_limited(assumptions, clock, limit)
+            result = self._sat_limited(assumptions, clock, limit, conflicts)
             if result is not None:
                 return result
             self.strengthen()  # the search got long: add the exact clauses and go on
 
-    def _sat_limited(self, assumptions: list[int], clock: Clock | None, limit: int | None) -> bool | None:
-        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent."""
+    def _sat_limited(
+        self, assumptions: list[int], clock: Clock | None, limit: int | None, conflicts: int | None = None
+    ) -> bool | None:
+        """One solver call; None when ``limit`` conflicts passed first. Raises Interrupted when the clock is spent.
+        ``conflicts``: the solver's conflicts so far when the caller has just read them (one stats call less)."""
         end = None if clock is None else clock.end
         if end is None:
             self._disarm()  # a stale interrupt would end a call that has no deadline
@@ -327,7 +386,7 @@ class CnfModel:
             if clock.conflicts <= 0:
                 raise Interrupted
             allowance = clock.conflicts if limit is None else min(limit, clock.conflicts)
-        before = self.solver.accum_stats().get("conflicts", 0)
+        before = self.solver.accum_stats().get("conflicts", 0) if conflicts is None else conflicts
         self.solver.conf_budget(allowance if allowance is not None else -1)
         result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=self._timer is not None)
         if clock is not None:
@@ -468,6 +527,7 @@ class CnfModel:
 
     def close(self) -> None:
         self._disarm()
+        self._add = self.solver.add_clause  # the C function would write to the freed solver; the wrapper does nothing
         self.solver.delete()
 
 

@@ -333,8 +333,9 @@ class UniquenessOracle:
         clock, else one started from its budget) bounds the question."""
         self.calls += 1
         model = self.model
-        assumptions = [model.lit(c, self.values[c]) for c in clue_cells]
-        differ = [-model.lit(c, self.values[c]) for c in must_differ]
+        lits, values = model.lits, self.values
+        assumptions = [lits[c][values[c]] for c in clue_cells]
+        differ = [-lits[c][values[c]] for c in must_differ]
         switch = None
         if differ or gather:  # clauses for this question only: switched on by an assumption, then retired
             switch = model.pool.id()
