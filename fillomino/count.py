@@ -438,32 +438,34 @@ def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadli
     cnf = build(puzzle, cuts=cuts, max_size=max_size, style="order")
     edges = list(cnf.same.items())
     with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
-        while True:
-            timer = None
-            if deadline is not None:
-                wait = deadline - time.monotonic()
-                if wait <= 0:
+        # one timer for the whole listing, not a thread per call (a quarter of a millisecond each): once it has
+        # fired, every later call returns at once
+        timer = None
+        if deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            while True:
+                if deadline is not None and time.monotonic() >= deadline:
                     raise OutOfTime
-                timer = threading.Timer(wait, solver.interrupt)
-                timer.start()
-            try:
-                ok = solver.solve_limited(expect_interrupt=True)
-            finally:
-                if timer:
-                    timer.cancel()
-            if ok is None:
-                raise OutOfTime
-            if not ok:
-                return
-            model = solver.get_model()
-            joined = [(i, k) for (i, k), v in edges if model[v - 1] > 0]
-            regions = _regions(puzzle.size, joined)
-            if cuts:
-                yield to_grid(regions, puzzle.cols)
-            else:
-                yield to_grid(region_sizes(regions), puzzle.cols)
-            solver.add_clause([-v if model[v - 1] > 0 else v for v in cnf.projection])
-            solver.clear_interrupt()
+                ok = solver.solve_limited(expect_interrupt=timer is not None)
+                if ok is None:
+                    raise OutOfTime
+                if not ok:
+                    return
+                model = solver.get_model()
+                joined = [(i, k) for (i, k), v in edges if model[v - 1] > 0]
+                regions = _regions(puzzle.size, joined)
+                if cuts:
+                    yield to_grid(regions, puzzle.cols)
+                else:
+                    yield to_grid(region_sizes(regions), puzzle.cols)
+                solver.add_clause([-v if model[v - 1] > 0 else v for v in cnf.projection])
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # before the solver is deleted: a late interrupt would reach freed memory
 
 
 def _regions(n: int, joined: list[tuple[int, int]]) -> list[int]:

@@ -127,6 +127,25 @@ def test_static_counting_cnf_has_one_model_per_picture_and_per_cut(shape):
     assert got == sorted(cuts(rows, cols, [0] * (rows * cols), 3))
 
 
+def test_static_enumeration_under_a_deadline_lists_everything_or_runs_out_with_no_thread_left():
+    """One timer serves the whole listing: a distant deadline changes nothing, a spent one ends it at once, a
+    deadline that passes while it lists ends it there, and no timer thread outlives the listing."""
+    import threading
+    import time
+
+    board = Puzzle.empty(3, 3)
+    everything = sorted(flat(g) for g in count_module._static_enumeration(board, True, None, None))
+    far = time.monotonic() + 3600
+    assert sorted(flat(g) for g in count_module._static_enumeration(board, True, None, far)) == everything
+    with pytest.raises(count_module.OutOfTime):
+        next(count_module._static_enumeration(board, True, None, time.monotonic() - 1))
+    listing = count_module._static_enumeration(Puzzle.empty(6, 6), True, None, time.monotonic() + 0.2)
+    with pytest.raises(count_module.OutOfTime):
+        for _ in listing:
+            pass
+    assert not [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
+
+
 def test_static_counting_cnf_auxiliaries_are_all_defined():
     """Every model, auxiliaries included, is a different picture: 2x2 has 5 and the CNF exactly 5 models."""
     from pysat.solvers import Solver
