@@ -489,21 +489,6 @@ class Search:
             progress(n, n)  # the cells settled together
         return seen
 
-    def other_solution(self, solution: Sequence[int], narrower: Allowed | None = None) -> list[int] | None:
-        """A solution (within the restrictions) that differs from ``solution`` somewhere, or None."""
-        if not self.solvable:
-            return None
-        model = self.model
-        assert model is not None
-        differ = [-model.lit(c, v) for c, v in enumerate(solution) if model.has(c, v)]
-        if len(differ) < len(solution):
-            raise FillominoError("the reference answer uses a size the model proved impossible")
-        ans = self._ask(self._restrict(narrower), differ)
-        if ans is None:
-            return None
-        self._keep(ans)
-        return list(ans.concrete)
-
     def result(self, values: list[set[int]], seconds: float, narrower: Allowed | None = None) -> Possible:
         cols = self.puzzle.cols
         cells = [values[i : i + cols] for i in range(0, len(values), cols)]
