@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -79,6 +81,16 @@ class Work:
         """Spend one unit; whether the budget is now spent."""
         self.left -= 1
         return self.left < 0
+
+
+def alarm(end: float, action: Callable[[], object]) -> threading.Timer:
+    """A daemon timer, started now, that calls ``action`` at ``end`` (a ``time.monotonic()`` value): how a solver
+    call is stopped at a clock's end (pysat's interrupt). Cancel and join it before what ``action`` touches is
+    freed."""
+    timer = threading.Timer(max(0.0, end - time.monotonic()), action)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 CPUS = os.cpu_count() or 1024

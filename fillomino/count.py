@@ -17,7 +17,6 @@ import inspect
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -433,6 +432,7 @@ def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadli
     """Blocking-clause enumeration on the complete counting CNF (each model is one cut or picture)."""
     from pysat.solvers import Solver
 
+    from .clock import alarm
     from .encode.counting import build
 
     cnf = build(puzzle, cuts=cuts, max_size=max_size, style="order")
@@ -440,11 +440,7 @@ def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadli
     with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
         # one timer for the whole listing, not a thread per call (a quarter of a millisecond each): once it has
         # fired, every later call returns at once
-        timer = None
-        if deadline is not None:
-            timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
-            timer.daemon = True
-            timer.start()
+        timer = None if deadline is None else alarm(deadline, solver.interrupt)
         try:
             while True:
                 if deadline is not None and time.monotonic() >= deadline:

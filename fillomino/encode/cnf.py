@@ -37,7 +37,7 @@ import pysolvers
 from pysat.formula import IDPool
 from pysat.solvers import Glucose4, Solver
 
-from ..clock import Clock
+from ..clock import Clock, alarm
 from ..grid import boundary, component, distances, groups, groups_by, neighbours
 from .anchors import RootedSize, area_clauses, at_most_one
 
@@ -411,9 +411,7 @@ class CnfModel:
             if (alive := solver()) is not None:
                 alive.interrupt()
 
-        self._timer = threading.Timer(max(0.0, end - time.monotonic()), interrupt)
-        self._timer.daemon = True
-        self._timer.start()
+        self._timer = alarm(end, interrupt)
         self._deadline = end
 
     def _disarm(self) -> None:
