@@ -684,7 +684,8 @@ class _LevelCarver:
         if self.oracle is None:
             from .solvers.cnf import UniquenessOracle
 
-            self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS))
+            # a model of this shape kept from the answers before, with what their questions taught it
+            self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS), shared=True)
             # the other solutions next to the answer, found without the engine: a fifth of its questions go
             self.others.extend(swapped_solutions(self.values, self.rows, self.cols))
         for other in self.others:
