@@ -341,14 +341,12 @@ class CnfModel:
             if not self._sat(assumptions, clock):
                 return None
             labels = self._labels()
-            clauses, big_groups = self._check(labels)
+            clauses, big_groups = self._check(labels, self.size_clauses)
             if not clauses:
                 return self._answer(labels, big_groups)
-            labels_end, value_of, k = len(self._value_of), self._value_of, self.k
+            add = self._add
             for cl in clauses:
-                self._add(cl)
-                if all(abs(x) < labels_end and 0 < value_of[abs(x)] <= k for x in cl):
-                    self.size_clauses.append(cl)
+                add(cl)
             self.lazy_clauses += len(clauses)
 
     def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
@@ -432,8 +430,9 @@ class CnfModel:
         assert len(labels) == self.n
         return labels
 
-    def _check(self, labels: list[int]) -> tuple[list[list[int]], list[list[int]]]:
-        """Clauses refuting each wrong group of this labelling, and the (valid) BIG groups."""
+    def _check(self, labels: list[int], sized: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+        """Clauses refuting each wrong group of this labelling, and the (valid) BIG groups; those over explicit
+        sizes only (a group's clauses name its size alone) are appended to ``sized`` too, in the same order."""
         clauses: list[list[int]] = []
         big_groups: list[list[int]] = []
         for g in groups_by(labels, self.nbrs):
@@ -447,11 +446,14 @@ class CnfModel:
                     big_groups.append(g)
                 continue
             if len(g) > v:
-                clauses.extend(self._too_big(g, v))
+                made = self._too_big(g, v)
             elif len(g) < v or (v > self.k and not any(c in self.extra_clues.get(v, ()) for c in g)):
-                clauses.extend(self._too_small(g, v))  # too small, or an extra size without its clue
+                made = self._too_small(g, v)  # too small, or an extra size without its clue
             else:
                 continue
+            clauses.extend(made)
+            if v <= self.k:
+                sized.extend(made)
             if v in self.rooted:  # a rooted region gone wrong: state its exact size and connection now
                 root = self.rooted[v].root_of(g[0], self._true)
                 if root is not None:
