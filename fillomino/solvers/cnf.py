@@ -351,6 +351,10 @@ class UniquenessOracle:
             assumptions.append(self._select)
         differ = [-lits[c][values[c]] for c in must_differ]
         switch = None
+        if len(differ) == 1 and not gather and self._select is not None:
+            # one cell: an assumption says it, where a clause would cost a shared model a variable for good
+            assumptions.append(differ[0])
+            differ = []
         if differ or gather:  # clauses for this question only: switched on by an assumption, then retired
             switch = model.pool.id()
             if differ:
