@@ -3,13 +3,15 @@ puzzle in two long-lived worker processes, and compare CPU time and ratings.
 
     python benchmarks/rate_trees.py /tmp/base /tmp/new                 # the first 60 janko.at 10x10s, 1 s budget
     python benchmarks/rate_trees.py /tmp/base /tmp/new --repeat 3 --files ../shared/corpus-external/janko-0*.txt
+    python benchmarks/rate_trees.py /tmp/base /tmp/new --work 20000 --files corpus/20x20/*.txt
 
 rate.py's ``--baseline`` imports the older package under another name, which a mypyc build cannot do (its
 shared library is named after ``fillomino``); here each tree runs in its own process (``PYTHONPATH=TREE``), the
 order of the two alternating from puzzle to puzzle so that both see the same load. Each worker reports the CPU
 seconds of ``rate`` (``Rating.seconds``) and a digest of everything else the rating says (level, state, score,
 counts, every step); the output is the total and median CPU per tree and round, their ratios, and the puzzles
-whose settled ratings differ (exit status 1 if any).
+whose settled ratings differ (exit status 1 if any). ``--work N``: each rating gets a clock.Work of N checks instead
+of a CPU budget, so both trees stop at the same check and the ratings cut by it are compared too.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ import hashlib, json, sys
 import fillomino.grid
 from fillomino.formats import read_puzzle
 from fillomino.logic import rate
+from fillomino.clock import Work
 from fillomino.solvers import Budget
-budget = float(sys.argv[1])
+budget, work = float(sys.argv[1]), int(sys.argv[2])
 print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
 for line in sys.stdin:
-    r = rate(read_puzzle(line.strip()), budget=Budget(seconds=budget))
+    r = rate(read_puzzle(line.strip()), budget=Work(work) if work else Budget(seconds=budget))
     full = (r.level, r.state, r.score, r.counts, r.open_cells, r.used_level, r.final,
             [(s.technique, s.level, s.cells, s.sentence, s.removes, s.place, s.contradiction) for s in r.steps])
     digest = hashlib.sha256(repr(full).encode()).hexdigest()[:16]
@@ -67,11 +70,15 @@ def main() -> int:
     ap.add_argument("after")
     ap.add_argument("--files", nargs="*", help="puzzle files (default: the first 60 janko.at 10x10s)")
     ap.add_argument("--budget", type=float, default=1.0)
+    ap.add_argument("--work", type=int, default=0, help="a clock.Work of N checks per rating, not --budget")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="rate each puzzle K times a side, keep the fastest")
     args = ap.parse_args()
     files = [str(Path(f).resolve()) for f in args.files] if args.files else default_files()
-    workers = [TreeWorker(args.before, WORKER, [str(args.budget)]), TreeWorker(args.after, WORKER, [str(args.budget)])]
+    argv = [str(args.budget), str(args.work)]
+    workers = [TreeWorker(args.before, WORKER, argv), TreeWorker(args.after, WORKER, argv)]
+    # a Work budget stops both trees at the same check: a rating it cuts is compared like a settled one
+    cut = () if args.work else ("budget",)
     for w in workers:
         print(f"{w.tree}: {w.grid}", file=sys.stderr)
     differ: set[str] = set()
@@ -88,9 +95,9 @@ def main() -> int:
                         got[i] = r
             for i in (0, 1):
                 secs[i].append(got[i]["seconds"])
-                if "budget" not in (got[0]["state"], got[1]["state"]):
+                if not any(s in cut for s in (got[0]["state"], got[1]["state"])):
                     settled[i].append(got[i]["seconds"])
-            if "budget" not in (got[0]["state"], got[1]["state"]) and got[0]["digest"] != got[1]["digest"]:
+            if not any(s in cut for s in (got[0]["state"], got[1]["state"])) and got[0]["digest"] != got[1]["digest"]:
                 differ.add(Path(path).name)
         a, b = secs
         print(f"round {rnd + 1}, {len(files)} puzzles: total {sum(a):.3f} -> {sum(b):.3f} CPU s "

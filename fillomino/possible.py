@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .clock import Clock
 from .encode.cnf import BIG, DEFAULT_ENGINE, Answer, CnfEngine, CnfModel, Interrupted
@@ -38,6 +38,11 @@ COUNT_AREA = 3
 SHORT_PROOF = 1000
 """Conflicts a cell's own question may spend; the cells whose proof runs longer are asked together in one
 question, which proves them all at once (measured faster than their proofs one by one)."""
+
+SEARCH_ENGINE = replace(DEFAULT_ENGINE, anchor_from=2)
+"""The search's engine: once a search gets long, the clued sizes from 2 up (not from 4, as for one solve) get
+rooted regions, which puts the clued 2s and 3s into the area sum too: the proofs that a forced cell of an
+ambiguous grid takes no other value lean on that sum (docs/usage/serve.md, eighth round)."""
 
 Allowed = list[set[int] | None]
 """Per cell (row-major), the values a solution may use there; None = any value."""
@@ -103,7 +108,7 @@ def possible(
     max_size: int | None = None,
     budget: Budget | None = None,
     candidates: Sequence[Sequence[Iterable[int] | None]] | None = None,
-    engine: CnfEngine = DEFAULT_ENGINE,
+    engine: CnfEngine = SEARCH_ENGINE,
     progress: Callable[[int, int], None] | None = None,
     loose_only: bool = False,
 ) -> Possible:
@@ -121,7 +126,7 @@ def possible(
 
 def explore(
     puzzle: Puzzle, *, max_size: int | None = None, budget: Budget | None = None, allowed: Allowed | None = None,
-    engine: CnfEngine = DEFAULT_ENGINE, progress: Callable[[int, int], None] | None = None,
+    engine: CnfEngine = SEARCH_ENGINE, progress: Callable[[int, int], None] | None = None,
     loose_only: bool = False,
 ) -> tuple[Possible, list[set[int]], list[tuple[int, ...]]]:
     """``possible``'s search, also giving the per-cell values (row-major) and the solutions it met,
@@ -214,7 +219,7 @@ class Search:
     max_size: int | None = None
     budget: Budget | None = None
     allowed: Allowed | None = None
-    engine: CnfEngine = DEFAULT_ENGINE
+    engine: CnfEngine = SEARCH_ENGINE
     solutions: dict[tuple[int, ...], None] = field(default_factory=dict)
     """Every true solution met so far (insertion-ordered, each once)."""
     questions: int = 0

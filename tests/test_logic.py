@@ -610,6 +610,73 @@ def test_ways_to_finish_and_fillings_stop_early_with_what_trying_them_all_gives(
     assert finished and filled
 
 
+def _every_new_region_note(b: Board, v: int) -> list[tuple[int, int]]:
+    """new_region's notes for a size, by definition: the open cells that allow v, that no group of v reaches
+    within its need, with the size of their area of cells that allow v, are not fixed and touch no group of v
+    (0 for a cell beside one), when that is below v; every area counted whole."""
+    from fillomino.grid import component_sizes, distances
+
+    groups = [g for g in b.groups() if g.value == v]
+    reached: set[int] = set()
+    for g in groups:
+        if g.need > 0:
+            reached.update(distances(g.cells, b.nbrs, within=g.need, through=b.allows(v)))
+    beside = {m for g in groups for c in g.cells for m in b.nbrs[c]}
+    free = [bool(m >> v & 1) and m != 1 << v and c not in beside for c, m in enumerate(b.cand)]
+    sizes = component_sizes(free, b.nbrs)
+    return [(c, sizes[c]) for c in b.open_cells() if b.cand[c] >> v & 1 and c not in reached and sizes[c] < v]
+
+
+def _box_gap(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> int:
+    return max(0, a[0] - b_[1], b_[0] - a[1]) + max(0, a[2] - b_[3], b_[2] - a[3])
+
+
+@pytest.mark.parametrize("name", ["06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt", "10x10/10x10-s16.txt"])
+def test_areas_and_nearby_groups_looked_at_near_the_cells_that_ask_are_what_the_whole_grid_gives(name):
+    # new_region counts an area only from a cell that allows the size and only until it has that many cells, and
+    # asks which cells groups reach only for the cells left; way_through and completions find a group's nearby
+    # groups of its size by boxes written out: on the grids of a rating, and each with a cell fixed as a
+    # look-ahead would, what they give is what the definitions over the whole grid give
+    from fillomino.logic.techniques import _blocking, _finish_box, _new_region_notes
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    rating = rate(puzzle, witness=False)
+    notes = blocked = 0
+    for k in range(0, len(rating.steps), 2):
+        base = _board_before(puzzle, rating, k)
+        grids = [base]
+        opened = base.open_cells()
+        if opened:
+            trial = base.copy()
+            c = opened[k % len(opened)]
+            trial.cand[c] = 1 << values_of(trial.cand[c])[k % trial.cand[c].bit_count()]
+            trial.changed([c])
+            grids.append(trial)
+        for b in grids:
+            sizes = {g.value for g in b.groups()}
+            for v in range(2, b.size + 1):
+                if v in sizes:
+                    want = _every_new_region_note(b, v)
+                    assert _new_region_notes(b, v, [g for g in b.groups() if g.value == v], b.open_cells()) == want
+                    notes += len(want)
+            for g in b.groups():
+                same = [h for h in b.groups() if h.value == g.value]
+                boxed = [(b.box(h), h) for h in same]
+                for d in range(g.need + 2):
+                    want_b = [h for h in same if h is not g and len(h.cells) + 1 > g.need
+                              and _box_gap(b.box(g), b.box(h)) <= d]
+                    assert _blocking(boxed, g, b.box(g), d) == want_b
+                    blocked += len(want_b)
+                r0, r1, c0, c1 = b.box(g)
+                box = (r0 - 2, r1 + 2, c0 - 2, c1 + 2)
+                for h in same:
+                    if h is not g and _box_gap(b.box(g), b.box(h)) <= 3:
+                        hb = b.box(h)
+                        box = (min(box[0], hb[0]), max(box[1], hb[1]), min(box[2], hb[2]), max(box[3], hb[3]))
+                assert _finish_box(boxed, g, b.box(g)) == box
+    assert notes and blocked
+
+
 # ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------
 CHEAP = [name for name in LOOKAHEADS if name != "full"]
 LOOKAHEAD_SAMPLE = ["05x05/5x5-s4.txt", "05x05/5x5-s10.txt", "05x05/expert-5x5-s0.txt", "06x06/6x6-s0.txt",

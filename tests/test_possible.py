@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 
@@ -12,14 +13,14 @@ from hypothesis import strategies as st
 
 from fillomino import possible as possible_module
 from fillomino.cli import main
-from fillomino.encode.cnf import CnfEngine
+from fillomino.encode.cnf import DEFAULT_ENGINE, CnfEngine
 from fillomino.formats import read_puzzle
-from fillomino.possible import Possible, parse_candidates, possible
+from fillomino.possible import SEARCH_ENGINE, Possible, parse_candidates, possible
 from fillomino.puzzle import FillominoError, Puzzle
 from fillomino.solvers import Budget, BudgetExhausted, enumerate_solutions
 from fillomino.terminal import format_board
 from tests import bruteforce
-from tests.conftest import external_files
+from tests.conftest import EXTERNAL, external_files
 
 SEED = Puzzle.from_grid([[0, 2, 0], [0, 2, 3], [4, 0, 0]])
 FIXTURE_CASES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -87,6 +88,32 @@ def test_random_boards_match_brute_force(small_k, p):
     assert flat(result) == expected
     assert result.forced == sum(len(v) == 1 for v in expected)
     assert result.loose == sum(len(v) > 1 for v in expected)
+
+
+@FIXTURE_CASES
+@given(p=boards())
+def test_rooted_small_clued_sizes_and_their_area_sum_keep_every_answer(small_k, p):
+    # the search's engine roots clued 2s and 3s once a search gets long; stated up front they bite on small boards
+    engine = dataclasses.replace(SEARCH_ENGINE, first_k=small_k.first_k, escalate_after=None)
+    expected = bruteforce.possible_values(p.rows, p.cols, list(p.clues))
+    assert flat(possible(p, engine=engine)) == expected
+    got = flat(possible(p, engine=engine, loose_only=True))
+    assert all(g == e if len(e) < 2 else len(g) > 1 and g <= e for g, e in zip(got, expected))
+
+
+@pytest.mark.parametrize("name, cell", [("janko-007.txt", "r2c3"), ("janko-007.txt", "r4c4"),
+                                        ("janko-016.txt", "r9c2")])
+def test_the_search_engine_finds_the_loose_and_forced_cells_of_the_shipped_solve_engine(name, cell):
+    # the workbench's slowest needed removals: the same loose cells and forced values as before the change
+    if not (EXTERNAL / name).exists():
+        pytest.skip("../shared/corpus-external is not present")
+    full = read_puzzle(str(EXTERNAL / name))
+    row, col = (int(x) - 1 for x in cell[1:].split("c"))
+    puzzle = full.with_clues([0 if i == row * full.cols + col else v for i, v in enumerate(full.clues)])
+    answers = [possible(puzzle, engine=engine, loose_only=True) for engine in (SEARCH_ENGINE, DEFAULT_ENGINE)]
+    loose = [[(r, c) for r, c, _ in a.loose_cells()] for a in answers]
+    forced = [[v if len(v) == 1 else None for v in flat(a)] for a in answers]
+    assert loose[0] == loose[1] and forced[0] == forced[1] and loose[0]
 
 
 @FIXTURE_CASES

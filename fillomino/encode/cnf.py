@@ -341,12 +341,12 @@ class CnfModel:
             if not self._sat(assumptions, clock):
                 return None
             labels = self._labels()
-            clauses, big_groups = self._check(labels, self.size_clauses)
+            clauses, big_groups, named = self._check(labels)
             if not clauses:
                 return self._answer(labels, big_groups)
-            add = self._add
             for cl in clauses:
-                add(cl)
+                self._add(cl)
+            self.size_clauses.extend(named)
             self.lazy_clauses += len(clauses)
 
     def _sat(self, assumptions: list[int], clock: Clock | None) -> bool:
@@ -430,11 +430,13 @@ class CnfModel:
         assert len(labels) == self.n
         return labels
 
-    def _check(self, labels: list[int], sized: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
-        """Clauses refuting each wrong group of this labelling, and the (valid) BIG groups; those over explicit
-        sizes only (a group's clauses name its size alone) are appended to ``sized`` too, in the same order."""
+    def _check(self, labels: list[int]) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+        """Clauses refuting each wrong group of this labelling, the (valid) BIG groups, and those of the clauses
+        over one explicit size (a group of size 1..K: every literal names that size), in order, for ``carry``."""
         clauses: list[list[int]] = []
         big_groups: list[list[int]] = []
+        named: list[list[int]] = []
+        k = self.k
         for g in groups_by(labels, self.nbrs):
             v = labels[g[0]]
             if v == BIG:
@@ -446,19 +448,19 @@ class CnfModel:
                     big_groups.append(g)
                 continue
             if len(g) > v:
-                made = self._too_big(g, v)
-            elif len(g) < v or (v > self.k and not any(c in self.extra_clues.get(v, ()) for c in g)):
-                made = self._too_small(g, v)  # too small, or an extra size without its clue
+                found = self._too_big(g, v)
+            elif len(g) < v or (v > k and not any(c in self.extra_clues.get(v, ()) for c in g)):
+                found = self._too_small(g, v)  # too small, or an extra size without its clue
             else:
                 continue
-            clauses.extend(made)
-            if v <= self.k:
-                sized.extend(made)
+            clauses.extend(found)
+            if v <= k:
+                named.extend(found)
             if v in self.rooted:  # a rooted region gone wrong: state its exact size and connection now
                 root = self.rooted[v].root_of(g[0], self._true)
                 if root is not None:
                     self.rooted[v].settle(root)
-        return clauses, big_groups
+        return clauses, big_groups, named
 
     def _big_clash(self, g: list[int], labels: list[int]) -> list[int] | None:
         """A BIG group of s < 2(K+1) cells is one region of size s; if s is an extra size and an s

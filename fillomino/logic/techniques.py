@@ -338,15 +338,6 @@ def union_box(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> tu
     return min(a[0], b_[0]), max(a[1], b_[1]), min(a[2], b_[2]), max(a[3], b_[3])
 
 
-def box_gap(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> int:
-    """The distance between two boxes (at most the distance between any cell of one and any of the other)."""
-    return max(0, a[0] - b_[1], b_[0] - a[1]) + max(0, a[2] - b_[3], b_[2] - a[3])
-
-
-def grow_box(a: tuple[int, int, int, int], d: int) -> tuple[int, int, int, int]:
-    return a[0] - d, a[1] + d, a[2] - d, a[3] + d
-
-
 def cells_box(b: Board, cells: Sequence[int]) -> tuple[int, int, int, int]:
     rs = [c // b.cols for c in cells]
     cs = [c % b.cols for c in cells]
@@ -978,6 +969,25 @@ def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) ->
     return walk
 
 
+def _blocking(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, box: tuple[int, int, int, int],
+              d: int) -> list[Group]:
+    """The other groups of g's size that _walkable would wall off (too big to join) whose box lies within d of
+    ``box``: the box distance written out, since way_through asks it of every group of the size for every group."""
+    r0, r1, c0, c1 = box
+    need = g.need
+    out = []
+    for (h0, h1, k0, k1), h in boxed:
+        if h is g or len(h.cells) + 1 <= need:
+            continue
+        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
+        if gap > d:
+            continue
+        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
+        if gap <= d:
+            out.append(h)
+    return out
+
+
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
     a cell that would join another group of its size too big to take; a cell every such way passes is its."""
@@ -986,6 +996,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
     allows: dict[int, list[bool]] = {}
+    boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
     kept = GroupAnswers(b, ctx, "way_through")
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
@@ -995,8 +1006,10 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
             if v not in allows:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
-            box = b.box(g)
-            walk = _walkable(b, g, [h for h in by_value[v] if box_gap(box, b.box(h)) <= need + 1], allows[v])
+            boxed = boxes.get(v)
+            if boxed is None:
+                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            walk = _walkable(b, g, _blocking(boxed, g, b.box(g), need + 1), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
                 raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
@@ -1015,6 +1028,25 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
+def _finish_box(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
+                box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The box of what completions' ways to finish g may read: two cells around g, and every other group of its
+    size within 3 of it (the box distance written out, since it is asked of every group of the size)."""
+    r0, r1, c0, c1 = box
+    lo_r, hi_r, lo_c, hi_c = r0 - 2, r1 + 2, c0 - 2, c1 + 2
+    for (h0, h1, k0, k1), h in boxed:
+        if h is g:
+            continue
+        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
+        if gap > 3:
+            continue
+        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
+        if gap <= 3:
+            lo_r, hi_r = min(lo_r, h0), max(hi_r, h1)
+            lo_c, hi_c = min(lo_c, k0), max(hi_c, k1)
+    return lo_r, hi_r, lo_c, hi_c
+
+
 def completions(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "completions", "medium", ctx.nested)
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
@@ -1022,17 +1054,17 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
+    boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
     for g in growing(b):
         v = g.value
         if g.need > 2:
             continue
         if changes is not None:
             # the ways to finish reach two cells out and join the groups of its size there, then wall them off
-            box = grow_box(b.box(g), 2)
-            for h in by_value[v]:
-                if h is not g and box_gap(b.box(g), b.box(h)) <= 3:
-                    box = union_box(box, b.box(h))
-            if not changes.near_s(b).box(box, 4):
+            boxed = boxes.get(v)
+            if boxed is None:
+                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            if not changes.near_s(b).box(_finish_box(boxed, g, b.box(g)), 4):
                 continue
         known = recall(b, ("finish", *g.cells))
         valid = _finishes(b, g, cand) if known is _MISSING else cast("list[tuple[frozenset[int], set[int]]]", known)
@@ -1161,16 +1193,57 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
     """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
     allows v, that no group of v can reach, in an area too small for v. It reads only which cells allow v and which
     are fixed at v (see kept_sizes)."""
-    allow = Allow(b.cand, v)
-    reached: set[int] = set()
-    for g in groups:
-        if g.need > 0:
-            reached.update(distances(g.cells, b.nbrs, within=g.need, through=allow))
     b_v = bit(v)
     beside = {m for g in groups for c in g.cells for m in b.nbrs[c]}
-    free = [bool(m & b_v) and m != b_v and c not in beside for c, m in enumerate(b.cand)]
-    sizes = component_sizes(free, b.nbrs)
-    return [(c, sizes[c]) for c in opened if b.cand[c] & b_v and c not in reached and sizes[c] < v]
+    cand, nbrs = b.cand, b.nbrs
+    # an area is counted only from a cell that allows v, and only until it has v cells: on a big grid most of the
+    # grid is neither (a cell beside a group of v has an area of 0 cells)
+    big: set[int] = set()
+    small: dict[int, int] = {}
+    out = []
+    for c in opened:
+        if not cand[c] & b_v:
+            continue
+        if c in beside:
+            out.append((c, 0))
+            continue
+        if c in big:
+            continue
+        n = small.get(c)
+        if n is None:
+            area = [c]
+            inside = {c}
+            enough = False
+            for x in area:
+                for y in nbrs[x]:
+                    m = cand[y]
+                    if y not in inside and m & b_v and m != b_v and y not in beside:
+                        if y in big:  # connected to an area already known to have v cells
+                            enough = True
+                            break
+                        inside.add(y)
+                        area.append(y)
+                if enough or len(area) >= v:
+                    enough = True
+                    break
+            if enough:
+                big.update(area)
+                continue
+            n = len(area)
+            for x in area:
+                small[x] = n
+        out.append((c, n))
+    if not out:
+        return out
+    # which cells a group of v can reach is asked only of the few cells with too small an area, and only of the
+    # groups within their need of one
+    allow = Allow(cand, v)
+    near = Near(b, {c for c, _ in out})
+    reached: set[int] = set()
+    for g in groups:
+        if g.need > 0 and near.box(b.box(g), g.need):
+            reached.update(distances(g.cells, nbrs, within=g.need, through=allow))
+    return [(c, n) for c, n in out if c not in reached]
 
 
 def forced(b: Board, ctx: Context) -> list[LogicStep]:
