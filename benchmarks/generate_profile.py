@@ -8,7 +8,9 @@ oracle (its model's building and each question, by answer) and the CNF proof wit
 and prints, per level, the medians and sums over the seeds: CPU seconds, ratings by technique cap and how they
 ended ("attempt medium stuck"; "solved" includes a rating stopped once the removal was fixed; "attempt" calls
 count a rating stopped early and finished later twice), answers drawn, removal orders, and each part's share of
-the CPU time. The proof's question to the carver's own oracle is counted under both "cnf proof" and "cnf UNIQUE".
+the CPU time, calls a puzzle and CPU a call; and each removal order's end by what became of it (kept, refused by the
+depth rule, below the level). ``--warm``: an untimed puzzle of each level first, as an in-process figure has. The
+proof's question to the carver's own oracle is counted under both "cnf proof" and "cnf UNIQUE".
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="10x10")
     parser.add_argument("--levels", default="easy,medium,hard,expert")
     parser.add_argument("--seeds", default="0-4")
+    parser.add_argument("--warm", action="store_true",
+                        help="make an untimed puzzle of each level first (seed 999999), as an in-process figure has")
     args = parser.parse_args(argv)
     rows, cols = (int(x) for x in args.size.split("x"))
     seeds = parse_seeds(args.seeds)
@@ -73,7 +77,21 @@ def main(argv: list[str] | None = None) -> int:
     timers.wrap(gen, "_prove_unique", "cnf proof")
     timers.wrap(cnf.UniquenessOracle, "__init__", "cnf model")
     timers.wrap(cnf.UniquenessOracle, "check", "cnf", lambda answer: "-" if answer is None else answer[0].name)
+    # each order's end, by what became of it: kept, refused by the depth rule (steps of the level, too few) or
+    # below the level (none); counted, not timed (the order's CPU is its ratings' and questions')
+    full_rating = gen._LevelCarver._full_rating
+
+    def order_end(carver, kept):
+        rating = full_rating(carver, kept)
+        why = "kept" if rating.level == carver.level else \
+            "depth rule" if rating.used_level == carver.level else "below the level"
+        timers.calls[f"order {'first' if carver.orders == 1 else 'later'}: {why}"] += 1
+        return rating
+
+    gen._LevelCarver._full_rating = order_end
     for level in args.levels.split(","):
+        if args.warm:
+            gen.generate(rows, cols, 999_999, level=level)
         per_seed = []
         for seed in seeds:
             timers.cpu.clear()
@@ -89,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(p[0] for p in per_seed)
         cpu = sum((p[1] for p in per_seed), Counter())
         calls = sum((p[2] for p in per_seed), Counter())
-        shares = ", ".join(f"{k} {100 * v / total:.0f}% ({calls[k]} calls)" for k, v in sorted(cpu.items()))
+        n = len(per_seed)
+        shares = ", ".join(f"{k} {100 * cpu[k] / total:.0f}% ({calls[k] / n:.2f} a puzzle, "
+                           f"{1e6 * cpu[k] / calls[k]:.0f} us each)" for k in sorted(calls))
         print(f"== {args.size} {level}: median {statistics.median(p[0] for p in per_seed):.2f} CPU s, sum {total:.1f};"
               f" mean answers {statistics.mean(p[3].attempts for p in per_seed):.1f}, mean orders "
               f"{statistics.mean(p[3].orders for p in per_seed):.1f}, mean ratings "

@@ -16,6 +16,10 @@ both sides and their ratios, and the ratings made.
 figure leaves out what only a process's first puzzle pays (on this machine 2-3 ms of a 5x5 puzzle, mostly the
 page faults of a forked child's first writes to memory it shares with its parent) and is comparable with an
 in-process figure such as seed 000's table.
+
+``--in-process``: no child; each tree's worker makes every puzzle itself, one after another, so a puzzle finds
+what the ones before it left (the CNF models kept per shape, the kept static clauses): a process that makes many
+puzzles, as 000's table counts. With ``--warm`` an untimed puzzle still comes before each timed one.
 """
 
 from __future__ import annotations
@@ -41,7 +45,15 @@ from fillomino.formats import write_puzzle
 from fillomino.generate import generate
 print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
 for line in sys.stdin:
-    rows, cols, seed, level, warm = line.split()
+    rows, cols, seed, level, warm, fork = line.split()
+    if fork == "0":  # --in-process: made here, after the puzzles before it
+        if warm == "1":
+            generate(int(rows), int(cols), int(seed) + 1_000_000, level=level)
+        cpu = time.process_time()
+        made = generate(int(rows), int(cols), int(seed), level=level)
+        print(json.dumps({"cpu": time.process_time() - cpu, "id": write_puzzle(made.puzzle, "id"),
+                          "score": made.score, "ratings": made.ratings}), flush=True)
+        continue
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -69,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cells", default=CELLS, help=f"size:level pairs (default: {CELLS})")
     ap.add_argument("--seeds", default="0-19", help="e.g. 0-19 or 0,3,5-7 (default: 0-19)")
     ap.add_argument("--warm", action="store_true", help="time each child's second puzzle (see above)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="each worker makes the puzzles itself, one after another (see above)")
     args = ap.parse_args(argv)
     workers = [TreeWorker(args.before, WORKER), TreeWorker(args.after, WORKER)]
     for w in workers:
@@ -84,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, seed in enumerate(seeds):
             made: dict[int, dict] = {}
             for i in ((0, 1) if k % 2 == 0 else (1, 0)):
-                made[i] = workers[i].ask(f"{rows} {cols} {seed} {level} {int(args.warm)}")
+                made[i] = workers[i].ask(f"{rows} {cols} {seed} {level} {int(args.warm)} {int(not args.in_process)}")
             for i in (0, 1):
                 got[i].append(made[i])
             if (made[0]["id"], made[0]["score"]) != (made[1]["id"], made[1]["score"]):

@@ -65,6 +65,10 @@ STUCK_GRIDS = 8
 """Grids of stuck ratings kept per answer to start later ratings from: the useful ones are a failed chunk's, asked
 about its halves right after."""
 
+PROVED_KEPT = 8
+"""Clue sets proved unique kept per answer: the sets asked about that hold one are mostly the halves of a failed
+chunk, asked right after it."""
+
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
 
@@ -571,6 +575,8 @@ class _LevelCarver:
         """What the ratings so far tell about each clue set asked about."""
         self.stuck_grids: list[_StuckGrid] = []
         """The last STUCK_GRIDS grids where a rating got stuck."""
+        self.proved: list[frozenset[int]] = []
+        """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
         self.kept_phase: int | None = None
         """The lowest phase (index in RATED_LEVELS) known to solve the clues kept so far in this order, or None."""
         self.last_solved: _Attempt | None = None
@@ -684,16 +690,22 @@ class _LevelCarver:
         if self.oracle is None:
             from .solvers.cnf import UniquenessOracle
 
-            self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS))
+            # a model of this shape kept from the answers before, with what their questions taught it
+            self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS), shared=True)
             # the other solutions next to the answer, found without the engine: a fifth of its questions go
             self.others.extend(swapped_solutions(self.values, self.rows, self.cols))
         for other in self.others:
             if other.isdisjoint(remaining):
                 self.known += 1
                 return True
+        if any(clues <= remaining for clues in self.proved):
+            return False  # it holds a clue set proved unique (a failed chunk's, asked again in halves)
         self.checks += 1
         # the clues before the removal admit only the answer, so another solution differs on the removal
         status, other = self.oracle.check(sorted(remaining), must_differ=sorted(removal))
+        if status == Status.UNIQUE:
+            self.proved.append(frozenset(remaining))
+            del self.proved[:-PROVED_KEPT]
         if status != Status.MULTIPLE or other is None:
             return False  # unique, or too hard a question for a shortcut: the rater decides
         diff = frozenset(c for c, (v, w) in enumerate(zip(self.values, flatten(other), strict=True)) if v != w)

@@ -32,6 +32,10 @@ def flat(grid) -> tuple[int, ...]:
     return tuple(v for row in grid for v in row)
 
 
+def to_rows(values, cols: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(values[i : i + cols]) for i in range(0, len(values), cols))
+
+
 CONFIGS = {
     # the shipped settings
     "default": {},
@@ -223,6 +227,81 @@ def test_oracle_told_where_others_must_differ_agrees_with_the_brute_force(ways, 
         oracle.close()
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_shared_oracles_of_one_shape_answer_each_answer_alone(data):
+    """Oracles with ``shared=True`` hand one model on from answer to answer (what the lazy clauses taught it kept):
+    each says unique exactly when the brute force finds only its own answer, so an earlier answer's block is off
+    once its oracle is closed, and a narrowing (``must_differ``) is for its question only."""
+    rows, cols = data.draw(st.sampled_from([(2, 3), (3, 3), (2, 4)]))
+    answers = every_answer(rows, cols)
+    k = data.draw(st.sampled_from(sorted({max(a) for a in answers})))
+    same_k = [a for a in answers if max(a) == k]  # K is the answer's largest size: one shape, one model
+    cnf._SHARED.models.clear()
+    models = []
+    for answer in data.draw(st.lists(st.sampled_from(same_k), min_size=2, max_size=4)):
+        oracle = cnf.UniquenessOracle(to_rows(answer, cols), shared=True)
+        models.append(oracle.model)
+        try:
+            for _ in range(3):
+                kept = data.draw(st.sets(st.sampled_from(range(rows * cols))))
+                truth = [t for t in answers if all(t[i] == answer[i] for i in kept)]
+                status, other = oracle.check(sorted(kept))
+                if len(truth) == 1:
+                    assert status is Status.UNIQUE and other is None
+                else:
+                    assert status is Status.MULTIPLE
+                    assert flat(other) in truth and flat(other) != answer
+                if len(truth) == 1 and kept:
+                    cell = data.draw(st.sampled_from(sorted(kept)))
+                    held = sorted(kept - {cell})
+                    rest = [t for t in answers if all(t[i] == answer[i] for i in held)]
+                    status, _ = oracle.check(held, must_differ=[cell])
+                    assert (status is Status.UNIQUE) == (len(rest) == 1)
+        finally:
+            oracle.close()
+            oracle.close()  # a second close leaves the model handed back alone
+    assert all(m is models[0] for m in models)
+    assert list(cnf._SHARED.models) == [(rows, cols, k, True, encode.DEFAULT_ENGINE)]
+    cnf._SHARED.models.clear()
+    models[0].close()
+
+
+def test_a_shared_model_finds_the_answer_of_an_oracle_closed_before():
+    """Two answers of one shape that only each other leave open on the cells where they agree: the second oracle
+    of the shared model must find the first answer, whose block went off with its oracle."""
+    answers = every_answer(3, 3)
+    pair = next((a, b) for a, b in itertools.combinations(answers, 2) if max(a) == max(b)
+                and [t for t in answers if all(t[i] == a[i] for i in range(9) if a[i] == b[i])] == [a, b])
+    cnf._SHARED.models.clear()
+    first = cnf.UniquenessOracle(to_rows(pair[0], 3), shared=True)
+    first.close()
+    second = cnf.UniquenessOracle(to_rows(pair[1], 3), shared=True)
+    try:
+        assert second.model is first.model
+        status, other = second.check([i for i in range(9) if pair[0][i] == pair[1][i]])
+        assert status is Status.MULTIPLE and flat(other) == pair[0]
+    finally:
+        second.close()
+        cnf._SHARED.models.clear()
+        second.model.close()
+
+
+def test_a_shared_model_is_dropped_after_its_answers():
+    cnf._SHARED.models.clear()
+    grid = ((1, 2, 2),)
+    seen = []
+    for _ in range(cnf.SHARED_ANSWERS + 1):
+        oracle = cnf.UniquenessOracle(grid, shared=True)
+        seen.append(oracle.model)
+        assert oracle.check([0])[0] is Status.UNIQUE and oracle.check([])[0] is Status.MULTIPLE
+        oracle.close()
+    assert all(m is seen[0] for m in seen[: cnf.SHARED_ANSWERS]) and seen[-1] is not seen[0]
+    assert [m for m, _ in cnf._SHARED.models.values()] == [seen[-1]]
+    cnf._SHARED.models.clear()
+    seen[-1].close()
+
+
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
 def test_oracle_looking_near_a_removed_clue_first_agrees_with_the_brute_force(data):
@@ -375,10 +454,17 @@ def test_lazy_clauses_carried_to_a_larger_k_keep_every_solution():
     large = cnf.puzzle_model(puzzle, 12, None)
     try:
         clues = cnf.clue_assumptions(small, puzzle)
-        while (ans := small.solve(clues)) is not None and ans.exact:
+        lazy: list[list[int]] = []
+        add = small._add
+        while True:
+            small._add = lambda cl: (lazy.append(list(cl)), add(cl))  # the clauses the solve adds, lazy ones
+            ans = small.solve(clues)
+            small._add = add
+            if ans is None or not ans.exact:
+                break
             small.block(ans.labels)
         assert small.size_clauses and small.lazy_clauses > len(small.size_clauses)  # BIG's were left out
-        assert all(0 < small._value_of[abs(x)] <= 2 for cl in small.size_clauses for x in cl)
+        assert small.size_clauses == [cl for cl in lazy if all(0 < small._value_of[abs(x)] <= 2 for x in cl)]
         large.carry(small)
         assert len(large.size_clauses) == len(small.size_clauses)
         clues = cnf.clue_assumptions(large, puzzle)

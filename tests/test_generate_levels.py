@@ -96,6 +96,30 @@ def test_removals_refused_for_a_second_solution_really_leave_one_and_the_rater_r
     assert_at_level(made, "medium")
 
 
+def test_clue_sets_passed_as_holding_a_set_proved_unique_are_unique(monkeypatch):
+    """A clue set that holds one the CNF engine proved unique goes to the rater without a question of its own: it
+    must be unique (more clues never admit another solution)."""
+    from fillomino import generate as gen
+
+    passed = []
+    shortcut = gen._LevelCarver._has_other
+
+    def checked(self, remaining, removal):
+        asked = self.checks
+        other = shortcut(self, remaining, removal)
+        if not other and self.checks == asked:
+            passed.append(Puzzle(self.rows, self.cols, tuple(v if c in remaining else 0
+                                                             for c, v in enumerate(self.values))))
+        return other
+
+    monkeypatch.setattr(gen._LevelCarver, "_has_other", checked)
+    made = generate(6, 6, 3, level="medium")
+    assert len(passed) > 10
+    for puzzle in passed:
+        assert uniqueness(puzzle).status == Status.UNIQUE
+    assert_at_level(made, "medium")
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 6), (5, 5)])
 def test_swapped_solutions_are_every_other_solution_two_cells_away(rows, cols):
     """The carver's other solutions listed up front: each a solution, and none with two changed cells missed."""

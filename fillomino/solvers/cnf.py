@@ -8,6 +8,7 @@ Every model is built by ``CnfEngine.model``; ``engine`` arguments carry other se
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -268,7 +269,7 @@ class UniquenessOracle:
 
     def __init__(
         self, solution: Grid, *, budget: Budget | None = None, max_size: int | None = None, clock: Clock | None = None,
-        engine: CnfEngine = DEFAULT_ENGINE,
+        engine: CnfEngine = DEFAULT_ENGINE, shared: bool = False,
     ) -> None:
         self.rows, self.cols = len(solution), len(solution[0])
         self.values = [v for row in solution for v in row]
@@ -279,8 +280,19 @@ class UniquenessOracle:
         self.engine = engine
         # sizes up to the answer's largest (or the cap) by name, larger ones BIG: every other answer is a true one
         k = max(self.values) if max_size is None else max_size
-        self.model = engine.model(self.rows, self.cols, k=k, big=max_size is None)
-        self.model.block(self.values)
+        self._shape = (self.rows, self.cols, k, max_size is None, engine)
+        self._select: int | None = None
+        """With ``shared``: the literal every question assumes, which switches this answer's block on."""
+        kept = _SHARED.take(self._shape) if shared else None
+        model, served = kept or (engine.model(self.rows, self.cols, k=k, big=max_size is None), 0)
+        self._answers = served + 1
+        """Answers the model has served, this one included."""
+        self.model = model
+        if shared:
+            self._select = model.pool.id()
+            model.add_clause([-self._select, *(-model.lit(c, v) for c, v in enumerate(self.values))])
+        else:
+            model.block(self.values)
         self.calls = 0
         self.solves = 0
 
@@ -335,8 +347,14 @@ class UniquenessOracle:
         model = self.model
         lits, values = model.lits, self.values
         assumptions = [lits[c][values[c]] for c in clue_cells]
+        if self._select is not None:
+            assumptions.append(self._select)
         differ = [-lits[c][values[c]] for c in must_differ]
         switch = None
+        if len(differ) == 1 and not gather and self._select is not None:
+            # one cell: an assumption says it, where a clause would cost a shared model a variable for good
+            assumptions.append(differ[0])
+            differ = []
         if differ or gather:  # clauses for this question only: switched on by an assumption, then retired
             switch = model.pool.id()
             if differ:
@@ -418,4 +436,54 @@ class UniquenessOracle:
         return Status.MULTIPLE, to_grid(ans.concrete, self.cols)
 
     def close(self) -> None:
-        self.model.close()
+        """Free the model, or with ``shared`` switch this answer's block off for good and hand the model back."""
+        if self._select is None:
+            self.model.close()  # closing twice is harmless
+            return
+        if self._answers:
+            self.model.add_clause([-self._select])
+            _SHARED.give(self._shape, self.model, self._answers)
+            self._answers = 0  # given back: a second close must not touch it
+
+
+SHARED_MODELS = 4
+SHARED_CELLS = 400
+SHARED_ANSWERS = 64
+"""``UniquenessOracle(shared=True)``: the models of the last SHARED_MODELS shapes (rows, cols, K, BIG) of up to
+SHARED_CELLS cells are kept for the next oracle of the same shape, each for up to SHARED_ANSWERS answers. A
+generator draws an answer after another of one shape, and every lazy clause a model learnt (how regions of a
+size may not lie) holds for every answer, so the next answer's questions need fewer rounds and no model is built;
+each answer's block is switched on by a literal of its own, off for good once its oracle closes."""
+
+
+class _SharedModels:
+    """The kept models of ``UniquenessOracle(shared=True)``: one oracle at a time holds a model (threads each
+    take their own)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.models: dict[tuple, tuple[CnfModel, int]] = {}
+        """Per shape, a model and the answers it has served."""
+
+    def take(self, shape: tuple) -> tuple[CnfModel, int] | None:
+        """A kept model of this shape (rows, cols, K, BIG, engine) and the answers it has served, or None."""
+        with self.lock:
+            return self.models.pop(shape, None)
+
+    def give(self, shape: tuple, model: CnfModel, answers: int) -> None:
+        """Keep ``model`` for the next oracle of its shape, or close it (too big, or used enough)."""
+        if shape[0] * shape[1] > SHARED_CELLS or answers >= SHARED_ANSWERS:
+            model.close()
+            return
+        model._disarm()  # no timer may interrupt the next oracle's questions
+        with self.lock:
+            old = self.models.pop(shape, None)
+            self.models[shape] = (model, answers)  # the most recent last
+            while len(self.models) > SHARED_MODELS:
+                stale, _ = self.models.pop(next(iter(self.models)))
+                stale.close()
+        if old is not None:
+            old[0].close()
+
+
+_SHARED = _SharedModels()
