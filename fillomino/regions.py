@@ -186,6 +186,8 @@ class RegionSearch:
         self.stuck_after = stuck_after
         self.parts_counted = 0
         self.parts_dead = 0
+        self.laid = 0
+        """Regions the count laid that ran no list dry and left no part dead at once (a measure of its progress)."""
         self.parts_tried = 0
         """Parts searched for a way to fill them (``_alive``, not answered from a cache), and of those without one:"""
         self.parts_unfillable = 0
@@ -583,10 +585,14 @@ class RegionSearch:
             if kill is None:
                 kill = kills[d] = self._kill(d, region, size)
                 self.kills_kept += kill.bit_length() // 8 + 64  # the int and its dict entry
-            alive ^= alive & kill
-            if not alive:
-                kills[DRY] = d
-                return None
+            if kill:
+                # an untouched list is passed on as the same int: no copy, and the part below sees it unchanged
+                hit = alive & kill
+                if hit:
+                    alive ^= hit
+                    if not alive:
+                        kills[DRY] = d
+                        return None
             out[d] = alive
         parts = self._after(part, region, size)
         return None if parts is None else (parts, Lists(out, prop))
@@ -644,6 +650,7 @@ class RegionSearch:
             found = (laid[i][2], None) if free else self._children(part, region, size, prop)
             if found is not None:
                 parts, below = found
+                self.laid += 1
                 if self.sat_cells is not None:
                     mark = size if region & self.clued else -size  # negative: a region without a clue
                     for c in set_bits(region):
