@@ -17,7 +17,11 @@ of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
 ``--time METHOD`` prints each board's count and CPU seconds by the region search, the frontier sweep or the transfer
 matrix; with ``--trees PURE,COMPILED`` it runs that in each tree (say a copy of one commit as it is and one with its
 counters compiled by mypyc) in child processes, alternated, ``--repeat`` times, and prints them side by side with
-their ratio. The default profile wraps the search's methods, so it needs the pure build (a compiled class cannot
+their ratio (each child runs this script with ``--tree DIR``, which imports that tree's fillomino; for a board
+that does not finish, each tree's parts counted, dead and regions laid in the budget are printed as its progress).
+``--bound S`` prints a lower bound on each count from S CPU seconds of partial counts (parts counted exactly under
+``--leaf`` seconds each, the rest laid one level down; a bound, to tell a board past a target, never a count).
+The default profile wraps the search's methods, so it needs the pure build (a compiled class cannot
 be patched); the CPU budgets go through the counters' ``timer`` option and work on either.
 Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
 ``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues), and ``RxC keep P @S`` a random
@@ -27,6 +31,7 @@ picture of ``random.Random(S)`` keeping each of its numbers with probability P (
     python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
     python benchmarks/count_profile.py --against 16cb309 --seconds 60 "8x8 keep 0.45 #2" "janko-007 -1@2"
     python benchmarks/count_profile.py --time regions --trees /tmp/pure,/tmp/compiled --seconds 60 "janko-015 -2"
+    python benchmarks/count_profile.py --tree /tmp/compiled --seconds 0 --bound 60 "janko-007 -12"
 """
 
 from __future__ import annotations
