@@ -17,7 +17,11 @@ of ``--seconds`` CPU seconds, and prints CPU seconds and counts side by side.
 ``--time METHOD`` prints each board's count and CPU seconds by the region search, the frontier sweep or the transfer
 matrix; with ``--trees PURE,COMPILED`` it runs that in each tree (say a copy of one commit as it is and one with its
 counters compiled by mypyc) in child processes, alternated, ``--repeat`` times, and prints them side by side with
-their ratio. The default profile wraps the search's methods, so it needs the pure build (a compiled class cannot
+their ratio (each child runs this script with ``--tree DIR``, which imports that tree's fillomino; for a board
+that does not finish, each tree's parts counted, dead and regions laid in the budget are printed as its progress).
+``--bound S`` prints a lower bound on each count from S CPU seconds of partial counts (parts counted exactly under
+``--leaf`` seconds each, the rest laid one level down; a bound, to tell a board past a target, never a count).
+The default profile wraps the search's methods, so it needs the pure build (a compiled class cannot
 be patched); the CPU budgets go through the counters' ``timer`` option and work on either.
 Besides the table's boards, ``janko-NNN -K@S`` names an external puzzle with the K clues of
 ``random.Random(100 * S + K).sample`` removed (``janko-007 -0@0``: all its clues), and ``RxC keep P @S`` a random
@@ -27,11 +31,13 @@ picture of ``random.Random(S)`` keeping each of its numbers with probability P (
     python benchmarks/count_profile.py --seconds 0 --walks 1000 "janko-015 -2"
     python benchmarks/count_profile.py --against 16cb309 --seconds 60 "8x8 keep 0.45 #2" "janko-007 -1@2"
     python benchmarks/count_profile.py --time regions --trees /tmp/pure,/tmp/compiled --seconds 60 "janko-015 -2"
+    python benchmarks/count_profile.py --tree /tmp/compiled --seconds 0 --bound 60 "janko-007 -12"
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import statistics
@@ -43,7 +49,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# --tree DIR: import that tree's fillomino (a compiled copy, an older commit) under this script
+sys.path.insert(0, sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv[:-1] else str(ROOT))
+importlib.import_module("fillomino")  # before count_clued, which puts this script's tree on the path too
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -139,6 +147,67 @@ def estimate(puzzle: Puzzle, cuts: bool, walks: int, seed: int) -> tuple[float, 
     return mean, statistics.stdev(values) / math.sqrt(walks) if walks > 1 else 0.0
 
 
+def bound(puzzle: Puzzle, cuts: bool, seconds: float, leaf: float) -> tuple[int, bool, int]:
+    """(a lower bound on the count, whether it is the count, parts counted exactly) from ``seconds`` CPU seconds of
+    the region search: a part is counted exactly under a budget of ``leaf`` seconds, or else its regions are laid
+    one level down and each child product bounded the same way (the product of lower bounds of non-negative
+    factors, their sum over the regions); once the time is spent the parts left count 0. A bound, never a guess."""
+    timer, until = cpu_timer(seconds)
+    search = RegionSearch(puzzle, cuts=cuts, timer=timer)
+    exact_parts = [0]
+
+    def part_bound(part: Part, lists: Lists | None, others: int) -> tuple[int, bool]:
+        now = time.process_time()
+        if now > until:
+            return 0, False
+        search.deadline = min(now + leaf, until)
+        search.tainted = False
+        try:
+            # every other open part counts as pending: a CNF refutation here then only lowers this bound
+            got = search._count(part, lists, others, others)
+            exact_parts[0] += 1
+            return got, True
+        except RegionTimeout:
+            search.tainted = False
+        search.deadline = None
+        choices, prop = search._choices(part, lists)
+        total, exact = 0, True
+        for region, size in choices:
+            found = search._children(part, region, size, prop)
+            if found is None:
+                continue
+            parts, below = found
+            mark = size if region & search.clued else -size
+            union = 0
+            for p in parts:
+                union |= p[0]
+            ways, known = 1, True
+            for p in parts:
+                for c in set_bits(region):
+                    search.label[c] = mark  # the CNF checks below read the laid cells' sizes here
+                got, done = part_bound(p, below, others | (union & ~p[0]))
+                ways *= got
+                known = known and done
+                if not got:
+                    break
+            if ways or known:
+                total += ways
+            exact = exact and known
+        return total, exact
+
+    with _deep_recursion(search.n):
+        parts = search._parts((1 << search.n) - 1, {})
+        lower, exact = (1, True) if parts is not None else (0, True)
+        union = 0
+        for p in parts or []:
+            union |= p[0]
+        for p in parts or []:
+            got, done = part_bound(p, None, union & ~p[0])
+            lower *= got
+            exact = exact and done
+    return lower, exact, exact_parts[0]
+
+
 def draft(name: str) -> Puzzle | None:
     """``janko-NNN -K@S``: the external puzzle with the K clues of ``random.Random(100 * S + K)`` removed;
     ``RxC keep P @S``: a random picture of ``random.Random(S)`` keeping each number with probability P."""
@@ -191,12 +260,18 @@ def budgeted(build: Callable[[Callable[[], float], float], Any], timeout: type[E
     return got, time.process_time() - start
 
 
+PROGRESS: dict[str, int] = {}
+"""The last region search's tallies (parts counted, dead, live regions laid), for ``--time regions``."""
+
+
 def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, float]:  # type: ignore[no-untyped-def]
     """(count or ``>Ns``, CPU seconds) of one region search of ``module`` under a CPU-time budget."""
 
     def build(timer: Callable[[], float], deadline: float) -> Any:
         try:
-            return module.RegionSearch(puzzle, cuts=cuts, deadline=deadline, timer=timer)
+            search = module.RegionSearch(puzzle, cuts=cuts, deadline=deadline, timer=timer)
+            made.append(search)
+            return search
         except TypeError:  # a commit before the timer option: its clock check replaced
             search = module.RegionSearch(puzzle, cuts=cuts)
 
@@ -207,7 +282,12 @@ def timed(module, puzzle: Puzzle, cuts: bool, seconds: float) -> tuple[str, floa
             search._tick = tick
             return search
 
-    return budgeted(build, module.RegionTimeout, seconds)
+    made: list[Any] = []
+    got = budgeted(build, module.RegionTimeout, seconds)
+    PROGRESS.clear()
+    if made:
+        PROGRESS.update(parts=made[0].parts_counted, dead=made[0].parts_dead, laid=getattr(made[0], "laid", -1))
+    return got
 
 
 def compare(commit: str, boards: list[tuple[str, Puzzle, bool]], seconds: float, repeat: int) -> None:
@@ -321,13 +401,17 @@ def compare_trees(trees: list[str], method: str, names: list[str], seconds: floa
     for wanted in names:
         best = [math.inf] * len(trees)
         got = [""] * len(trees)
+        tallies = [""] * len(trees)
         for _ in range(repeat):
             for i, tree in enumerate(trees):
-                run = subprocess.run([sys.executable, str(Path(tree) / "benchmarks" / "count_profile.py"), "--time",
-                                      method, "--seconds", str(seconds), wanted], cwd=tree, capture_output=True,
-                                     text=True, check=True, env={"PYTHONPATH": tree, "PATH": "/usr/bin:/bin"})
-                got[i], cpu = run.stdout.split()[-2:]
-                best[i] = min(best[i], float(cpu))
+                run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--tree", tree, "--time", method,
+                                      "--seconds", str(seconds), wanted], cwd=tree, capture_output=True, text=True,
+                                     check=True, env={"PATH": "/usr/bin:/bin"})
+                words = run.stdout.split(": ", 1)[1].split()
+                got[i], cpu = words[:2]
+                if float(cpu) < best[i]:
+                    best[i] = float(cpu)
+                    tallies[i] = " ".join(words[2:])
         if len({g for g in got if g.isdigit()}) > 1:
             raise SystemExit(f"DISAGREE {wanted}: {got}")
         for i in range(len(trees)):
@@ -336,6 +420,8 @@ def compare_trees(trees: list[str], method: str, names: list[str], seconds: floa
         counts = got[0] if len(set(got)) == 1 else " / ".join(got)
         print(f"| {name} | {kind or 'pictures'} | {counts} | " + " | ".join(f"{b:.2f}" for b in best) +
               f" | {best[0] / max(best[-1], 1e-9):.1f} |", flush=True)
+        if method == "regions" and not all(g.isdigit() for g in got):
+            print("  (unfinished, the best run's tallies: " + "; ".join(tallies) + ")", flush=True)
     print("| total | | | " + " | ".join(f"{t:.2f}" for t in totals) + f" | {totals[0] / max(totals[-1], 1e-9):.1f} |")
 
 
@@ -345,11 +431,17 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="wall-clock budget per board (default 20)")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--walks", type=int, default=0, help="also estimate each count by this many random walks")
+    ap.add_argument("--bound", type=float, default=0, metavar="SECONDS",
+                    help="also a lower bound on each count from this many CPU seconds of partial counts")
+    ap.add_argument("--leaf", type=float, default=1.0, help="with --bound: CPU seconds a part is counted exactly "
+                    "before its regions are laid one level down (default 1)")
     ap.add_argument("--against", metavar="COMMIT", help="time that commit's region search against this one's")
     ap.add_argument("--repeat", type=int, default=1, help="with --against: runs of each, best CPU time kept")
     ap.add_argument("--frontier", action="store_true", help="time the frontier sweep against the region search")
     ap.add_argument("--time", choices=["regions", "frontier", "transfer"],
                     help="print each board's count and CPU seconds by this method, one line each")
+    ap.add_argument("--tree", metavar="DIR", help="import fillomino from this tree instead of this script's (read "
+                    "before the imports; --trees runs its children so)")
     ap.add_argument("--trees", metavar="DIR,DIR", help="with --time: run it in each tree (say a pure and a compiled "
                     "copy of one commit) in child processes, alternated, and tabulate the CPU seconds side by side")
     args = ap.parse_args()
@@ -370,7 +462,8 @@ def main() -> int:
     if args.time:
         for name, puzzle, cuts in boards:
             got, cpu = time_one(args.time, puzzle, cuts, args.seconds)
-            print(f"{name} {'cuts' if cuts else 'pictures'}: {got} {cpu:.3f}", flush=True)
+            tally = " ".join(f"{k}={v}" for k, v in PROGRESS.items()) if args.time == "regions" else ""
+            print(f"{name} {'cuts' if cuts else 'pictures'}: {got} {cpu:.3f} {tally}".rstrip(), flush=True)
         return 0
     if args.frontier:
         compare_frontier(boards, args.seconds, args.repeat)
@@ -382,6 +475,11 @@ def main() -> int:
         name, _, kind = wanted.partition(":")
         if args.seconds > 0:
             print(profile(name, known[name], kind == "cuts", args.seconds), flush=True)
+        if args.bound:
+            start = time.process_time()
+            lower, exact, parts = bound(known[name], kind == "cuts", args.bound, args.leaf)
+            print(f"{name} {kind or 'pictures'}: {'exactly' if exact else 'at least'} {lower} ({lower:.3g}; "
+                  f"{parts} parts counted exactly, {time.process_time() - start:.1f} CPU s)", flush=True)
         if args.walks:
             start = time.process_time()
             mean, error = estimate(known[name], kind == "cuts", args.walks, args.seed)

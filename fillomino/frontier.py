@@ -346,7 +346,7 @@ class FrontierCount:
             if not alive:
                 return False
             valid[c] = alive
-        return not self.propagate or search._propagate(part, valid, False)
+        return not self.propagate or search._propagate(part, valid, False) is not None
 
     def _sat_check(self, p: int, row: tuple[int, ...], by: dict[int, int], after: int) -> bool:
         """False when the CNF engine proves that no picture labels the laid clued cells on the frontier row and the

@@ -67,8 +67,28 @@ class _TooMany(Exception):
 STATIC_MOST = 20_000
 """A clued cell with more regions than this on the bare board gets no list: its regions are found as needed."""
 
-Lists = dict[int, int]
+Alive = dict[int, int]
 """For clued cells, the regions still possible: a bit set over the cell's static list (bit i = regions[i])."""
+
+
+class Propagated:
+    """A part's clued cells after propagation: their lists (``alive``), the cells each one's regions all hold
+    (``core``), and the cells of other clues' cores each list was already cut against (``done``). A part below
+    starts from these, so it cuts only against what its own laid region made certain."""
+
+    def __init__(self, alive: Alive, core: dict[int, int], done: dict[int, int]) -> None:
+        self.alive = alive
+        self.core = core
+        self.done = done
+
+
+class Lists:
+    """What a part gets from the part above it: the clued cells' lists cut by the region laid there (``alive``) and
+    that part's propagated state (``known``, None at the top), which they were cut from."""
+
+    def __init__(self, alive: Alive, known: Propagated | None) -> None:
+        self.alive = alive
+        self.known = known
 
 
 @dataclass(frozen=True)
@@ -84,6 +104,8 @@ class Static:
 
 
 PROPAGATION_ROUNDS = 4
+"""Times the clued cells' lists are cut against each other's certain cells before a region is chosen (each part
+goes on from where the part above it stopped, so the rounds add up down the search)."""
 
 SAT_CONFLICTS = 2_000
 """Conflicts one CNF check may spend; past them the part is searched as if the check had not been asked."""
@@ -109,9 +131,6 @@ built once per cell set and read for every set of sizes their border may not tak
 
 POCKET_ROWS = 2_000
 """A pocket's table keeps at most this many rows (distinct border sizes); past them the pocket is searched."""
-
-"""Times the clued cells' lists are cut against each other's certain cells before a region is chosen."""
-
 
 KILLS_KEPT = 1 << 28
 """Bytes (about) of the cuts of the clued cells' lists by a laid region (see _kill) kept for the next time it is laid: a
@@ -167,6 +186,8 @@ class RegionSearch:
         self.stuck_after = stuck_after
         self.parts_counted = 0
         self.parts_dead = 0
+        self.laid = 0
+        """Regions the count laid that ran no list dry and left no part dead at once (a measure of its progress)."""
         self.parts_tried = 0
         """Parts searched for a way to fill them (``_alive``, not answered from a cache), and of those without one:"""
         self.parts_unfillable = 0
@@ -363,8 +384,8 @@ class RegionSearch:
                 gone |= _union(uses, cells & st.cover)
         return alive ^ (alive & gone)
 
-    def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Lists | None]:
-        """The regions to try in ``part`` and the clued cells' region lists (fitting ``part``) they cut from.
+    def _choices(self, part: Part, lists: Lists | None) -> tuple[list[tuple[int, int]], Propagated | None]:
+        """The regions to try in ``part`` and the clued cells' lists propagated in it, which they cut from.
 
         The clued cell with the fewest regions left after propagation goes first (a dead clue ends the
         branch at once); a part with no listed clue lays the region of its first clued cell, or of its
@@ -373,39 +394,41 @@ class RegionSearch:
         clued = mask & self.clued
         if not clued:
             return self._regions(part, mask & -mask), None
-        valid: Lists = {}
+        given = lists.alive if lists is not None else None
+        valid: Alive = {}
         unlisted = 0
         for c in set_bits(clued):
-            alive = lists.get(c) if lists else None
+            alive = given.get(c) if given else None
             if alive is None:
                 alive = self._listed(c, part)
                 if alive is None:
                     unlisted = unlisted or 1 << c
                     continue
             if not alive:
-                return [], valid
+                return [], None
             valid[c] = alive
-        # the parts below filter the lists as they stand: what propagation cut here follows from this
-        # part's other clues, which a part below may not hold (its cached count must not depend on them)
-        cut = dict(valid)
-        if cut and not self._propagate(part, cut, not unlisted):
-            return [], valid
-        best = min(cut, key=lambda c: (cut[c].bit_count(), c), default=None)
-        if best is None:
-            return self._regions(part, unlisted), valid
+        if not valid:
+            return self._regions(part, unlisted), None
+        # the parts below take the propagated lists: a cut made here against a clue left in another part below
+        # removes only regions that cannot reach that part, so no part's count depends on a clue outside it
+        prop = self._propagate(part, valid, not unlisted, lists.known if lists is not None else None)
+        if prop is None:
+            return [], None
+        best = min(valid, key=lambda c: (valid[c].bit_count(), c))
         size = self.clue[best]
         st = self.static[best]
         assert st is not None  # a clue with a list has its static regions kept
         regions = st.regions
-        return [(regions[i], size) for i in set_bits(cut[best])], valid
+        return [(regions[i], size) for i in set_bits(valid[best])], prop
 
-    def _core(self, cell: int, alive: int) -> int:
-        """The cells every region left in ``alive`` holds (each is in its first region)."""
+    def _core(self, cell: int, alive: int, known: int = 0) -> int:
+        """The cells every region left in ``alive`` holds (each is in its first region); ``known`` are some of them
+        already (the core of a list ``alive`` was cut from)."""
         st = self.static[cell]
         assert st is not None  # a clue with a list has its static regions kept
         uses = st.uses
-        core = 0
-        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1]):
+        core = known
+        for c in set_bits(st.regions[(alive & -alive).bit_length() - 1] & ~known):
             if alive & uses[c] == alive:
                 core |= 1 << c
         return core
@@ -432,9 +455,11 @@ class RegionSearch:
                 break
         return free
 
-    def _propagate(self, part: Part, valid: Lists, cover_check: bool) -> bool:
-        """Cut the lists against the cells each clued cell's region certainly holds, and against the cells
-        only one clue can still reach. False when a list runs dry or a cell can be covered by nothing.
+    def _propagate(self, part: Part, valid: Alive, cover_check: bool,
+                   known: Propagated | None = None) -> Propagated | None:
+        """Cut the lists ``valid`` (in place) against the cells each clued cell's region certainly holds, and against
+        the cells only one clue can still reach; None when a list runs dry or a cell can be covered by nothing.
+        ``known``: the state of the part above, which these lists were cut from: what was cut there is not cut again.
 
         A region may not take a cell certain for a clue of another size; for pictures it may not touch a
         cell certain for a clue of its own size either (that cell is in another region of the same size, or
@@ -442,56 +467,68 @@ class RegionSearch:
         it may take only as that clue's region. With ``cover_check`` (every clue listed), an unclued cell
         that no region without a clue can cover needs a clue region: with no candidate the part is dead,
         with one that clue's region must hold it."""
-        clue, static = self.clue, self.static
+        clue, static, cuts = self.clue, self.static, self.cuts
         need = 0
-        if cover_check:
+        if cover_check and not cuts:  # in a cut any unclued cell may be a region of one
             need = part[0] & ~self.clued
-            if need and not self.cuts:
+            if need:
                 need &= ~self._free(part)
-            elif self.cuts:
-                need = 0  # in a cut any unclued cell may be a region of one
-        cores = {c: self._core(c, alive) for c, alive in valid.items()}
-        # cores only grow, so each cut is made once: remember the cells already cut against, per clue
-        done_other = dict.fromkeys(valid, 0)
-        done_same = dict.fromkeys(valid, 0)
-        done_shared: dict[tuple[int, int], int] = {}
+        cores: dict[int, int] = {}
+        done: dict[int, int] = {}
+        by_value: dict[int, list[int]] = {}
+        for c, alive in valid.items():
+            old = known.core.get(c) if known is not None else None
+            if old is None or known is None:
+                cores[c] = self._core(c, alive)
+                done[c] = 0
+            else:
+                # cores only grow as lists shrink, and a list cut against some cells stays cut against them
+                cores[c] = old if known.alive[c] == alive else self._core(c, alive, old)
+                done[c] = known.done[c]
+            group = by_value.get(clue[c])
+            if group is None:
+                by_value[clue[c]] = [c]
+            else:
+                group.append(c)
         for _ in range(PROPAGATION_ROUNDS):
-            core_by_size: dict[int, int] = {}
+            every = 0
+            twice = 0
+            by_size: dict[int, int] = {}
             for c, core in cores.items():
-                core_by_size[clue[c]] = core_by_size.get(clue[c], 0) | core
+                twice |= every & core
+                every |= core
+                by_size[clue[c]] = by_size.get(clue[c], 0) | core
             changed = False
             for c, alive in valid.items():
                 st = static[c]
                 assert st is not None  # a clue with a list has its static regions kept
-                uses, touch, cover = st.uses, st.touch, st.cover
+                core = cores[c]
+                # the cells certain for some other clue that this list was not yet cut against
+                fresh = ((every ^ core) | (twice & core)) & st.cover & ~done[c]
+                if not fresh:
+                    continue
+                done[c] |= fresh
                 v = clue[c]
+                uses = st.uses
                 new = alive
-                other = 0
-                for w, core in core_by_size.items():
-                    if w != v:
-                        other |= core
-                other &= cover & ~done_other[c]
+                mine = fresh & by_size[v]
+                other = fresh ^ mine
                 if other:
-                    done_other[c] |= other
                     new ^= new & _union(uses, other)
-                if not self.cuts:
-                    same = core_by_size[v] & cover & ~done_same[c]
-                    if same:
-                        done_same[c] |= same
-                        new ^= new & _union(touch, same)
-                for d, core in cores.items():
-                    if d != c and clue[d] == v:
-                        fresh = core & cover & ~done_shared.get((c, d), 0)
-                        if fresh:
+                if mine:
+                    if not cuts:
+                        new ^= new & _union(st.touch, mine)
+                    for d in by_value[v]:
+                        shared = cores[d] & mine
+                        if shared and d != c:
                             # a region takes d's certain cells exactly when it is d's region too (holds d)
-                            done_shared[(c, d)] = done_shared.get((c, d), 0) | fresh
-                            for x in set_bits(fresh):
+                            for x in set_bits(shared):
                                 new ^= new & (uses[d] ^ uses[x])
                 if new != alive:
                     if not new:
-                        return False
+                        return None
                     valid[c] = new
-                    cores[c] = self._core(c, new)
+                    cores[c] = self._core(c, new, core)
                     changed = True
             if need:
                 for x in set_bits(need):
@@ -507,7 +544,7 @@ class RegionSearch:
                                 many = True
                                 break
                     if holder is None:
-                        return False
+                        return None
                     if not many:
                         need &= ~(1 << x)
                         st = static[holder]
@@ -515,18 +552,20 @@ class RegionSearch:
                         new = valid[holder] & st.uses[x]
                         if new != valid[holder]:
                             valid[holder] = new
-                            cores[holder] = self._core(holder, new)
+                            cores[holder] = self._core(holder, new, cores[holder])
                             changed = True
             if not changed:
-                return True
-        return True
+                break
+        return Propagated(valid, cores, done)
 
-    def _children(self, part: Part, region: int, size: int, lists: Lists | None) -> tuple[list[Part], Lists] | None:
-        """The parts left once ``region`` is laid in ``part`` and the other clues' lists cut to fit them;
-        None when a part or a list is dead."""
-        if not lists:
+    def _children(self, part: Part, region: int, size: int,
+                  prop: Propagated | None) -> tuple[list[Part], Lists | None] | None:
+        """The parts left once ``region`` is laid in ``part`` and the other clues' lists (``prop``, propagated in
+        ``part``) cut to fit them; None when a part or a list is dead."""
+        if prop is None:
             parts = self._after(part, region, size)
-            return None if parts is None else (parts, {})
+            return None if parts is None else (parts, None)
+        lists = prop.alive
         kills = self.kills.get(region)
         if kills is None:
             kills = {}
@@ -538,7 +577,7 @@ class RegionSearch:
             alive = lists.get(first)
             if alive is not None and alive & kills[first] == alive:
                 return None
-        out: Lists = {}
+        out: Alive = {}
         for d, alive in lists.items():
             if (region >> d) & 1:
                 continue
@@ -546,13 +585,17 @@ class RegionSearch:
             if kill is None:
                 kill = kills[d] = self._kill(d, region, size)
                 self.kills_kept += kill.bit_length() // 8 + 64  # the int and its dict entry
-            alive ^= alive & kill
-            if not alive:
-                kills[DRY] = d
-                return None
+            if kill:
+                # an untouched list is passed on as the same int: no copy, and the part below sees it unchanged
+                hit = alive & kill
+                if hit:
+                    alive ^= hit
+                    if not alive:
+                        kills[DRY] = d
+                        return None
             out[d] = alive
         parts = self._after(part, region, size)
-        return None if parts is None else (parts, out)
+        return None if parts is None else (parts, Lists(out, prop))
 
     def _kill(self, d: int, region: int, size: int) -> int:
         """The bit set of clued cell ``d``'s static regions that laying ``region`` (of ``size`` cells) rules out:
@@ -596,17 +639,18 @@ class RegionSearch:
         free = self.pocket_cells and not part[0] & self.clued
         if free:
             laid = self._pocket_children(part)
-            choices, valid = [(region, size) for region, size, _ in laid], None
+            choices, prop = [(region, size) for region, size, _ in laid], None
         else:
-            choices, valid = self._choices(part, lists)
+            choices, prop = self._choices(part, lists)
         check = bool(choices) and self._ask_sat(part, pending)
         if check and self._refuted(part[0] | others, pending):
             choices = []
         label = self.label
         for i, (region, size) in enumerate(choices):
-            found = (laid[i][2], {}) if free else self._children(part, region, size, valid)
+            found = (laid[i][2], None) if free else self._children(part, region, size, prop)
             if found is not None:
                 parts, below = found
+                self.laid += 1
                 if self.sat_cells is not None:
                     mark = size if region & self.clued else -size  # negative: a region without a clue
                     for c in set_bits(region):
@@ -857,10 +901,10 @@ class RegionSearch:
             if got is not None:
                 self.alive[part] = got > 0
                 return got > 0
-        choices, valid = self._choices(part, lists)
+        choices, prop = self._choices(part, lists)
         ok = False
         for region, size in choices:
-            found = self._children(part, region, size, valid)
+            found = self._children(part, region, size, prop)
             if found is not None and all(self._alive(p, found[1]) for p in found[0]):
                 ok = True
                 break
@@ -874,9 +918,9 @@ class RegionSearch:
     def _list(self, part: Part, lists: Lists | None) -> Iterator[list[tuple[int, int]]]:
         """Every way to fill ``part``, as lists of (region mask, size); dead branches are cut before entering."""
         self._tick()
-        choices, valid = self._choices(part, lists)
+        choices, prop = self._choices(part, lists)
         for region, size in choices:
-            found = self._children(part, region, size, valid)
+            found = self._children(part, region, size, prop)
             if found is None or not all(self._alive(p, found[1]) for p in found[0]):
                 continue
             for rest in self._product(found[0], 0, found[1]):

@@ -406,3 +406,15 @@ def test_parts_whose_clues_need_more_cells_than_they_have_are_dead_before_any_se
     assert far._short(0b11111, 5) and far.count() == count_cuts(1, 5, [3, 0, 0, 3, 0]) == 0
     mixed = RegionSearch(Puzzle(2, 3, (3, 0, 0, 0, 0, 4)))  # a 3 and a 4 in six cells: seven needed
     assert mixed._short(0b111111, 6) and mixed.count() == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(dense_boards(), st.booleans())
+def test_every_cached_part_has_the_count_of_a_search_of_that_part_alone(case, cut):
+    # the parts below get the lists as propagated above them: none of their counts may depend on a clue outside
+    board, cap = case
+    search = RegionSearch(board, cuts=cut, max_size=cap, sat_cells=None)
+    search.count()
+    for part, got in list(search.cache.items())[:60]:
+        alone = RegionSearch(board, cuts=cut, max_size=cap, sat_cells=None)
+        assert alone._count(part, None, 0, 0) == got, part
