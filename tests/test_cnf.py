@@ -32,6 +32,19 @@ def flat(grid) -> tuple[int, ...]:
     return tuple(v for row in grid for v in row)
 
 
+def _check_agrees(oracle, kept, answers, answer) -> list:
+    """Asks ``oracle`` about the clue cells ``kept`` of ``answer`` and checks it against the brute force's
+    ``answers``; returns the answers that agree with those clues."""
+    truth = [t for t in answers if all(t[i] == answer[i] for i in kept)]
+    status, other = oracle.check(sorted(kept))
+    if len(truth) == 1:
+        assert status is Status.UNIQUE and other is None
+    else:
+        assert status is Status.MULTIPLE
+        assert flat(other) in truth and flat(other) != answer
+    return truth
+
+
 def to_rows(values, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(values[i : i + cols]) for i in range(0, len(values), cols))
 
@@ -173,13 +186,7 @@ def test_oracle_says_unique_exactly_when_the_clues_pin_the_answer(setting, data)
     try:
         for _ in range(4):
             cells = data.draw(st.sets(st.integers(0, rows * cols - 1)))
-            truth = [t for t in answers if all(t[i] == answer[i] for i in cells)]
-            status, other = oracle.check(sorted(cells))
-            if len(truth) == 1:
-                assert status is Status.UNIQUE and other is None
-            else:
-                assert status is Status.MULTIPLE
-                assert flat(other) in truth and flat(other) != answer
+            _check_agrees(oracle, cells, answers, answer)
     finally:
         oracle.close()
 
@@ -245,13 +252,7 @@ def test_shared_oracles_of_one_shape_answer_each_answer_alone(data):
         try:
             for _ in range(3):
                 kept = data.draw(st.sets(st.sampled_from(range(rows * cols))))
-                truth = [t for t in answers if all(t[i] == answer[i] for i in kept)]
-                status, other = oracle.check(sorted(kept))
-                if len(truth) == 1:
-                    assert status is Status.UNIQUE and other is None
-                else:
-                    assert status is Status.MULTIPLE
-                    assert flat(other) in truth and flat(other) != answer
+                truth = _check_agrees(oracle, kept, answers, answer)
                 if len(truth) == 1 and kept:
                     cell = data.draw(st.sampled_from(sorted(kept)))
                     held = sorted(kept - {cell})
