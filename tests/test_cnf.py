@@ -244,7 +244,7 @@ def test_shared_oracles_of_one_shape_answer_each_answer_alone(data):
     answers = every_answer(rows, cols)
     k = data.draw(st.sampled_from(sorted({max(a) for a in answers})))
     same_k = [a for a in answers if max(a) == k]  # K is the answer's largest size: one shape, one model
-    cnf._SHARED.models.clear()
+    cnf._SHARED.kept.clear()
     models = []
     for answer in data.draw(st.lists(st.sampled_from(same_k), min_size=2, max_size=4)):
         oracle = cnf.UniquenessOracle(to_rows(answer, cols), shared=True)
@@ -263,8 +263,8 @@ def test_shared_oracles_of_one_shape_answer_each_answer_alone(data):
             oracle.close()
             oracle.close()  # a second close leaves the model handed back alone
     assert all(m is models[0] for m in models)
-    assert list(cnf._SHARED.models) == [(rows, cols, k, True, encode.DEFAULT_ENGINE)]
-    cnf._SHARED.models.clear()
+    assert list(cnf._SHARED.kept) == [(rows, cols, k, True, encode.DEFAULT_ENGINE)]
+    cnf._SHARED.kept.clear()
     models[0].close()
 
 
@@ -274,7 +274,7 @@ def test_a_shared_model_finds_the_answer_of_an_oracle_closed_before():
     answers = every_answer(3, 3)
     pair = next((a, b) for a, b in itertools.combinations(answers, 2) if max(a) == max(b)
                 and [t for t in answers if all(t[i] == a[i] for i in range(9) if a[i] == b[i])] == [a, b])
-    cnf._SHARED.models.clear()
+    cnf._SHARED.kept.clear()
     first = cnf.UniquenessOracle(to_rows(pair[0], 3), shared=True)
     first.close()
     second = cnf.UniquenessOracle(to_rows(pair[1], 3), shared=True)
@@ -284,12 +284,12 @@ def test_a_shared_model_finds_the_answer_of_an_oracle_closed_before():
         assert status is Status.MULTIPLE and flat(other) == pair[0]
     finally:
         second.close()
-        cnf._SHARED.models.clear()
+        cnf._SHARED.kept.clear()
         second.model.close()
 
 
 def test_a_shared_model_is_dropped_after_its_answers():
-    cnf._SHARED.models.clear()
+    cnf._SHARED.kept.clear()
     grid = ((1, 2, 2),)
     seen = []
     for _ in range(cnf.SHARED_ANSWERS + 1):
@@ -298,8 +298,8 @@ def test_a_shared_model_is_dropped_after_its_answers():
         assert oracle.check([0])[0] is Status.UNIQUE and oracle.check([])[0] is Status.MULTIPLE
         oracle.close()
     assert all(m is seen[0] for m in seen[: cnf.SHARED_ANSWERS]) and seen[-1] is not seen[0]
-    assert [m for m, _ in cnf._SHARED.models.values()] == [seen[-1]]
-    cnf._SHARED.models.clear()
+    assert [m for m, _ in cnf._SHARED.kept.values()] == [seen[-1]]
+    cnf._SHARED.kept.clear()
     seen[-1].close()
 
 
@@ -362,19 +362,19 @@ def test_escalate_after_is_an_engine_setting_per_model():
 def test_a_model_of_a_kept_shape_adds_the_clauses_a_new_one_would():
     """The static clauses kept per shape and K are the ones a model would make: the same list, in the same order
     (the solver's search depends on it), and models with extra sizes or too many labels make their own."""
-    encode._STATIC.clear()
+    encode._STATIC.kept.clear()
     first = encode.DEFAULT_ENGINE.model(3, 4, k=3)
     second = encode.DEFAULT_ENGINE.model(3, 4, k=3)
     extra = encode.DEFAULT_ENGINE.model(3, 4, (0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0), k=3)
     counter = encode.CnfEngine(pairwise_up_to=2).model(3, 4, k=6)
     try:
-        assert list(encode._STATIC) == [(3, 4, 3, True, encode.DEFAULT_ENGINE.pairwise_up_to)]
+        assert list(encode._STATIC.kept) == [(3, 4, 3, True, encode.DEFAULT_ENGINE.pairwise_up_to)]
         made = [clause for clauses in second._static_clauses() for clause in clauses]
         assert second._static() == made
         assert len(made) == 12 + 12 * 6 + 17 + 12 * 3  # one label; at most one of four; 1s apart; a neighbour
-        assert extra.extra and len(encode._STATIC) == 1
+        assert extra.extra and len(encode._STATIC.kept) == 1
         assert counter.pool.top > counter.lits[-1][encode.BIG]  # a counter's variables
-        assert len(encode._STATIC) == 1
+        assert len(encode._STATIC.kept) == 1
         assert first.solve() is not None and second.solve() is not None
     finally:
         for model in (first, second, extra, counter):

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
+from typing import Generic, TypeVar
 
 import pysolvers
 from pysat.formula import IDPool
@@ -94,6 +95,10 @@ DEFAULT_ENGINE = CnfEngine()
 """The shipped settings."""
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
 def clause_adder(solver: Solver) -> Callable[[list[int]], object]:
     """A function that adds one clause to ``solver``: Glucose 4's own C function where pysat has it, since
     pysat's two Python wrappers around it cost about two thirds of an add (a 5x5 model adds 1400 clauses), else
@@ -107,6 +112,30 @@ def clause_adder(solver: Solver) -> Callable[[list[int]], object]:
     return partial(direct, handle)
 
 
+class KeptByKey(Generic[K, V]):
+    """The values of the last ``most`` keys put, for threads alike: ``take`` hands one out (no other caller gets it
+    meanwhile), ``put`` keeps it again as the most recent and returns what no longer fits, for the caller to free."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.lock = threading.Lock()
+        self.kept: dict[K, V] = {}
+
+    def take(self, key: K) -> V | None:
+        with self.lock:
+            return self.kept.pop(key, None)
+
+    def put(self, key: K, value: V) -> list[V]:
+        """Keep ``value`` under ``key``; returns the values pushed out (one kept under the same key meanwhile, and
+        the least recent beyond ``most``)."""
+        with self.lock:
+            out = [] if (old := self.kept.pop(key, None)) is None else [old]
+            self.kept[key] = value  # the most recent last
+            while len(self.kept) > self.most:
+                out.append(self.kept.pop(next(iter(self.kept))))
+        return out
+
+
 STATIC_KEPT = 4
 STATIC_KEPT_CELLS = 400
 """The static clauses of the last STATIC_KEPT models without extra sizes, of up to STATIC_KEPT_CELLS cells, are
@@ -114,8 +143,7 @@ kept for the next model of the same shape and K (a generator builds one for ever
 their lists is most of a small model's cost); a model with a counter's variables (a label list too long for
 pairwise clauses) is not kept, as their numbers depend on the pool."""
 
-_STATIC: dict[tuple[int, int, int, bool, int], list[Sequence[int]]] = {}
-_STATIC_LOCK = threading.Lock()
+_STATIC: KeptByKey[tuple[int, int, int, bool, int], list[Sequence[int]]] = KeptByKey(STATIC_KEPT)
 
 
 class Interrupted(Exception):
@@ -222,14 +250,10 @@ class CnfModel:
         if self.extra or self.n > STATIC_KEPT_CELLS or self.k + self.has_big > self.engine.pairwise_up_to:
             return chain.from_iterable(self._static_clauses())
         key = (self.rows, self.cols, self.k, self.has_big, self.engine.pairwise_up_to)
-        with _STATIC_LOCK:  # models may be built in several threads
-            kept = _STATIC.pop(key, None)
+        kept = _STATIC.take(key)  # models may be built in several threads
         if kept is None:
             kept = list(chain.from_iterable(self._static_clauses()))
-        with _STATIC_LOCK:
-            _STATIC[key] = kept  # the most recent last
-            while len(_STATIC) > STATIC_KEPT:
-                del _STATIC[next(iter(_STATIC))]
+        _STATIC.put(key, kept)
         return kept
 
     def _static_clauses(self) -> Iterator[list[Sequence[int]]]:

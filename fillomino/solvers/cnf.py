@@ -8,13 +8,12 @@ Every model is built by ``CnfEngine.model``; ``engine`` arguments carry other se
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from ..clock import Clock
-from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Interrupted
+from ..encode.cnf import DEFAULT_ENGINE, CnfEngine, CnfModel, Interrupted, KeptByKey
 from ..grid import distances, neighbour_table
 from ..puzzle import Grid, Puzzle, to_grid
 from .base import Budget, Status, Verdict, differing_cells
@@ -442,7 +441,7 @@ class UniquenessOracle:
             return
         if self._answers:
             self.model.add_clause([-self._select])
-            _SHARED.give(self._shape, self.model, self._answers)
+            _give_back(self._shape, self.model, self._answers)
             self._answers = 0  # given back: a second close must not touch it
 
 
@@ -456,34 +455,16 @@ size may not lie) holds for every answer, so the next answer's questions need fe
 each answer's block is switched on by a literal of its own, off for good once its oracle closes."""
 
 
-class _SharedModels:
-    """The kept models of ``UniquenessOracle(shared=True)``: one oracle at a time holds a model (threads each
-    take their own)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.models: dict[tuple, tuple[CnfModel, int]] = {}
-        """Per shape, a model and the answers it has served."""
-
-    def take(self, shape: tuple) -> tuple[CnfModel, int] | None:
-        """A kept model of this shape (rows, cols, K, BIG, engine) and the answers it has served, or None."""
-        with self.lock:
-            return self.models.pop(shape, None)
-
-    def give(self, shape: tuple, model: CnfModel, answers: int) -> None:
-        """Keep ``model`` for the next oracle of its shape, or close it (too big, or used enough)."""
-        if shape[0] * shape[1] > SHARED_CELLS or answers >= SHARED_ANSWERS:
-            model.close()
-            return
-        model._disarm()  # no timer may interrupt the next oracle's questions
-        with self.lock:
-            old = self.models.pop(shape, None)
-            self.models[shape] = (model, answers)  # the most recent last
-            while len(self.models) > SHARED_MODELS:
-                stale, _ = self.models.pop(next(iter(self.models)))
-                stale.close()
-        if old is not None:
-            old[0].close()
+def _give_back(shape: tuple, model: CnfModel, answers: int) -> None:
+    """Keep ``model`` for the next oracle of its shape, or close it (too big, or used enough)."""
+    if shape[0] * shape[1] > SHARED_CELLS or answers >= SHARED_ANSWERS:
+        model.close()
+        return
+    model._disarm()  # no timer may interrupt the next oracle's questions
+    for stale, _ in _SHARED.put(shape, (model, answers)):
+        stale.close()
 
 
-_SHARED = _SharedModels()
+_SHARED: KeptByKey[tuple, tuple[CnfModel, int]] = KeptByKey(SHARED_MODELS)
+"""Per shape (rows, cols, K, BIG, engine), a kept model and the answers it has served: one oracle at a time holds
+a model (threads each take their own)."""
