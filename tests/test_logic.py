@@ -4,6 +4,7 @@ what it claims at the end (solved, contradiction) is checked against the engine 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -587,11 +588,8 @@ def test_ways_to_finish_and_fillings_stop_early_with_what_trying_them_all_gives(
     # on every grid of a rating, what they give is what trying every way and filling gives
     from fillomino.logic.techniques import POCKET_TRIES, _area_ways, _finishes, growing, open_areas
 
-    puzzle = read_puzzle(str(ROOT / "corpus" / name))
-    rating = rate(puzzle, witness=False)
     finished = filled = 0
-    for k in range(0, len(rating.steps), 3):
-        b = _board_before(puzzle, rating, k)
+    for _, b in _grids_of_a_rating(name, 3):
         for g in growing(b):
             if g.need <= 2:
                 valid = _finishes(b, g, list(b.cand))
@@ -639,11 +637,8 @@ def test_areas_and_nearby_groups_looked_at_near_the_cells_that_ask_are_what_the_
     # look-ahead would, what they give is what the definitions over the whole grid give
     from fillomino.logic.techniques import _blocking, _finish_box, _new_region_notes
 
-    puzzle = read_puzzle(str(ROOT / "corpus" / name))
-    rating = rate(puzzle, witness=False)
     notes = blocked = 0
-    for k in range(0, len(rating.steps), 2):
-        base = _board_before(puzzle, rating, k)
+    for k, base in _grids_of_a_rating(name, 2):
         grids = [base]
         opened = base.open_cells()
         if opened:
@@ -794,6 +789,15 @@ def _board_before(puzzle: Puzzle, rating, k: int) -> Board:
     for step in rating.steps[:k]:
         _apply(board, step)
     return board
+
+
+def _grids_of_a_rating(name: str, every: int) -> Iterator[tuple[int, Board]]:
+    """Every ``every``-th grid a rating (witness off) of the corpus puzzle ``name`` passes through: (the number of
+    steps before it, the grid)."""
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    rating = rate(puzzle, witness=False)
+    for k in range(0, len(rating.steps), every):
+        yield k, _board_before(puzzle, rating, k)
 
 
 def test_a_wrong_solution_is_not_trusted():
