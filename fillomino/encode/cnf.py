@@ -196,7 +196,7 @@ class CnfModel:
         self.extra = {v: set(cells) for v, cells in (extra or {}).items() if v > self.k}
         self.extra_clues = clue_cells or {}
         self.nbrs = neighbours(rows, cols)
-        self.pool = IDPool()  # its first ids go to the labels (_build)
+        self.pool: IDPool  # made by _build, numbering from after the label variables it numbers itself
         self.solver = Solver(name=engine.solver)
         self._add = clause_adder(self.solver)
         self.lits: list[dict[int, int]] = []
