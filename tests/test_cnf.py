@@ -490,3 +490,30 @@ def test_a_model_dropped_unclosed_is_not_kept_alive_by_its_deadline():
     del model
     gc.collect()
     assert solver() is None
+
+
+@pytest.mark.parametrize("occupied", [[], [[12, 15]]])
+def test_fresh_ids_are_the_ones_pool_id_would_give(occupied):
+    from pysat.formula import IDPool
+
+    from fillomino.encode.anchors import fresh_ids
+
+    one_by_one, at_once = IDPool(start_from=10, occupied=occupied), IDPool(start_from=10, occupied=occupied)
+    expected = [one_by_one.id() for _ in range(7)] + [one_by_one.id(("named", 1))]
+    assert fresh_ids(at_once, 7) + [at_once.id(("named", 1))] == expected
+
+
+@pytest.mark.parametrize(("n", "cap"), [(1, 2), (2, 3), (3, 2), (4, 5), (5, 3), (6, 7)])
+def test_unary_count_says_how_many_literals_are_true(n, cap):
+    from pysat.formula import IDPool
+    from pysat.solvers import Glucose4
+
+    from fillomino.encode.anchors import unary_count
+
+    with Glucose4() as solver:
+        out = unary_count(list(range(1, n + 1)), cap, IDPool(start_from=n + 1), solver.add_clause)
+        assert len(out) == min(n, cap)
+        for bits in itertools.product([False, True], repeat=n):
+            assert solver.solve(assumptions=[i + 1 if b else -(i + 1) for i, b in enumerate(bits)])
+            model = set(solver.get_model())
+            assert [o in model for o in out] == [sum(bits) > i for i in range(len(out))]

@@ -47,7 +47,8 @@ class RootedSize:
         self.pool = pool
         self.add = add
         self.x = {c: lits[c][v] for a in self.anchors for c in near[a] if v in lits[c]}
-        self.m = {(c, a): pool.id(("m", v, a, c)) for a in self.anchors for c in near[a] if c in self.x}
+        pairs = [(c, a) for a in self.anchors for c in near[a] if c in self.x]
+        self.m = dict(zip(pairs, fresh_ids(pool, len(pairs))))
         self.settled: set[int] = set()
         self._core(every)
         if sum(len(near[a]) for a in self.anchors) * (v + 1) <= eager_cost:
@@ -97,8 +98,8 @@ class RootedSize:
             return False
         self.settled.add(a)
         add, m, v = self.add, self.m, self.v
-        dist = self.near[a]
-        inside = [m[c, a] for c in dist if (c, a) in m]
+        region = [(c, dc, m[c, a]) for c, dc in self.near[a].items() if (c, a) in m]
+        inside = [mc for _, _, mc in region]
         if len(inside) < v:
             add([-m[a, a]])
             return True
@@ -107,24 +108,32 @@ class RootedSize:
         if len(at_least) > v:
             add([-at_least[v]])
         # layer k holds "c is in a's region within k steps of a through the region"
+        nbrs, pool = self.nbrs, self.pool
         prev = {a: m[a, a]}
         for k in range(1, v):
+            layer = [(c, mc) for c, dc, mc in region if dc <= k]
             cur = {}
-            for c, dc in dist.items():
-                if dc > k or (c, a) not in m:
-                    continue
-                src = [prev[d] for d in self.nbrs[c] if d in prev]
+            for (c, mc), r in zip(layer, fresh_ids(pool, len(layer))):
+                src = [prev[d] for d in nbrs[c] if d in prev]
                 if c in prev:
                     src.append(prev[c])
-                r = self.pool.id(("layer", v, a, k, c))
-                add([-r, m[c, a]])
+                add([-r, mc])
                 add([-r, *src])
                 cur[c] = r
             prev = cur
-        for c in dist:
-            if (c, a) in m:
-                add([-m[c, a], prev[c]] if c in prev else [-m[c, a]])
+        for c, _, mc in region:
+            add([-mc, prev[c]] if c in prev else [-mc])
         return True
+
+
+def fresh_ids(pool: IDPool, n: int) -> list[int]:
+    """n new variables, the ones n calls of ``pool.id()`` would give, in one step when the pool skips no occupied
+    range (pysat's own encoders move ``top`` the same way): a call per variable weighed on the rooted clauses."""
+    if pool._occupied:
+        return [pool.id() for _ in range(n)]
+    start = pool.top + 1
+    pool.top += n
+    return list(range(start, start + n))
 
 
 def at_most_one(lits: list[int], pool: IDPool, add: Callable[[list[int]], object]) -> None:
@@ -183,15 +192,21 @@ def unary_count(lits: list[int], cap: int, pool: IDPool, add) -> list[int]:
     half = len(lits) // 2
     a = unary_count(lits[:half], cap, pool, add)
     b = unary_count(lits[half:], cap, pool, add)
-    out = [pool.id() for _ in range(min(len(a) + len(b), cap))]
-    for i in range(len(a) + 1):
-        for j in range(len(b) + 1):
+    na, nb = len(a), len(b)
+    size = min(na + nb, cap)
+    out = fresh_ids(pool, size)
+    # the premises "b >= j" and "b <= j" for each j, made once rather than in every (i, j)
+    at_least_b = [[], *([-x] for x in b)]
+    at_most_b = [*([x] for x in b), []]
+    for i in range(na + 1):
+        at_least_a = [-a[i - 1]] if i else []
+        at_most_a = [a[i]] if i < na else []
+        for j in range(nb + 1):
+            s = i + j
             # up: a >= i and b >= j  ->  out >= i + j
-            if 0 < i + j:
-                k = min(i + j, len(out))
-                add([*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else []), out[k - 1]])
+            if s:
+                add([*at_least_a, *at_least_b[j], out[(s if s < size else size) - 1]])
             # down: a <= i and b <= j  ->  out <= i + j
-            if i + j < len(out):
-                add([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
+            if s < size:
+                add([*at_most_a, *at_most_b[j], -out[s]])
     return out
-
