@@ -5,7 +5,9 @@ budget passes, and the script prints what it visited: CPU seconds, parts counted
 dead (count 0), the CPU seconds spent in parts with no clue left (the clue-free pockets the clue regions
 leave) and how many of those there were, how many distinct cell sets the clue-free cache entries have
 (the rest of each key is the sizes its cells may not take), how many keys would remain if clue-free
-parts were cached by their shape moved to the top-left corner, and the CNF checks made, refuted and
+parts were cached by their shape moved to the top-left corner, how many times a part with clues was asked for
+and how often the cache answered, its keys against their distinct cell sets and against the keys left once each
+mark is cut to the cells a region of its size could hold (the rest merge), and the CNF checks made, refuted and
 skipped because another open part was still pending. Nothing is written: the figures go into the
 analysis under the count_clued table by hand. ``--walks N`` adds Knuth's random-walk estimate of each
 count (an estimate, printed as one, to tell which side of a target a board is on; never a count).
@@ -58,7 +60,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from count_clued import drafts, random_boards, random_picture  # noqa: E402  (beside this script)
 from older import module_at  # noqa: E402
 
-from fillomino.grid import set_bits  # noqa: E402
+from fillomino.grid import bit_ball, bit_components, bit_spread, set_bits  # noqa: E402
 from fillomino.puzzle import Puzzle  # noqa: E402
 from fillomino.regions import SAT_CELLS, Lists, Part, RegionSearch, RegionTimeout, _deep_recursion  # noqa: E402
 
@@ -71,6 +73,20 @@ def shifted(key: tuple[int, tuple[tuple[int, int], ...]], cols: int) -> tuple:
     return mask >> by, tuple((k, m >> by) for k, m in marks)
 
 
+def room(search: RegionSearch, comp: int, k: int) -> int:
+    """The cells of a clued part ``comp`` that a region of ``k`` cells could hold (an over-estimate): within k - 1 steps
+    of a clue k through cells clued k or not at all, or in a run of at least k unclued cells next to no clue k. A mark
+    (size k on a cell) outside it changes no count."""
+    rows, cols, clued = search.rows, search.cols, search.clued
+    mine = search.clue_is[k] & comp
+    out = bit_ball(mine, comp & ~(clued ^ mine), k - 1, rows, cols) if mine else 0
+    free = comp & ~clued & ~bit_spread(mine, rows, cols)
+    for run in bit_components(free, rows, cols):
+        if run.bit_count() >= k:
+            out |= run
+    return out
+
+
 def profile(name: str, puzzle: Puzzle, cuts: bool, seconds: float) -> str:
     search = RegionSearch(puzzle, cuts=cuts, deadline=time.monotonic() + seconds)
     inner = search._count
@@ -78,6 +94,9 @@ def profile(name: str, puzzle: Puzzle, cuts: bool, seconds: float) -> str:
     asked: Counter[str] = Counter()
 
     def count(part, lists, others, pending, step=None):  # type: ignore[no-untyped-def]
+        if part[0] & search.clued:
+            asked["clued"] += 1
+            asked["clued hits"] += part in search.cache
         if state["depth"] or part[0] & search.clued or part in search.cache:
             return inner(part, lists, others, pending, step)
         state["depth"] += 1
@@ -105,10 +124,16 @@ def profile(name: str, puzzle: Puzzle, cuts: bool, seconds: float) -> str:
         got = f">{seconds:.0f}s"
     cpu = time.process_time() - start
     free = [key for key in search.cache if not key[0] & search.clued]
+    clued = [key for key in search.cache if key[0] & search.clued]
+    # the clued keys again with their marks cut to the cells a region of that size could hold: how many would merge
+    kept = {(mask, tuple((k, m & room(search, mask, k)) for k, m in marks if m & room(search, mask, k)))
+            for mask, marks in clued}
     return (f"{name} {'cuts' if cuts else 'pictures'}: {got}, {cpu:.2f} CPU s, {search.parts_counted} parts "
             f"({search.parts_dead} dead), clue-free {state['free_cpu']:.2f} CPU s in {state['free_roots']} pockets, "
             f"{len(free)} clue-free keys over {len({k[0] for k in free})} cell sets "
-            f"({len({shifted(k, search.cols) for k in free})} moved to the corner), CNF {search.sat_calls} checks "
+            f"({len({shifted(k, search.cols) for k in free})} moved to the corner), clued parts {asked['clued']} "
+            f"asked {asked['clued hits']} from the cache, {len(clued)} clued keys over {len({k[0] for k in clued})} "
+            f"cell sets ({len(kept)} without marks no region could meet), CNF {search.sat_calls} checks "
             f"{search.sat_refuted} refuted, {asked['pending']} big parts not asked (another part pending)")
 
 
