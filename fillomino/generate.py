@@ -590,6 +590,12 @@ class _LevelCarver:
 
     def run(self, rng: Stream):
         """(sorted kept cells, the rating with every technique) of a puzzle at the level, or (None, None)."""
+        from .logic import FewerCollections
+
+        with FewerCollections():  # a rating after another, hundreds on a big grid
+            return self._orders(rng)
+
+    def _orders(self, rng: Stream):
         start = set(range(len(self.values)))
         best: tuple[tuple, set[int]] | None = None
         for _ in range(ORDERS_PER_ANSWER):

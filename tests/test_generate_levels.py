@@ -120,6 +120,32 @@ def test_clue_sets_passed_as_holding_a_set_proved_unique_are_unique(monkeypatch)
     assert_at_level(made, "medium")
 
 
+def test_the_carving_holds_the_solvers_gc_threshold_between_ratings_and_puts_the_callers_back(monkeypatch):
+    """Between two carving ratings the collector keeps the solver's raised threshold (else it walks the last
+    rating's young objects after every one), and the caller's threshold comes back once the puzzle is made."""
+    import gc
+
+    from fillomino import generate as gen
+    from fillomino.logic.solver import YOUNG_OBJECTS
+
+    seen = []
+    shortcut = gen._LevelCarver._has_other
+
+    def watched(self, remaining, removal):
+        seen.append(gc.get_threshold())
+        return shortcut(self, remaining, removal)
+
+    monkeypatch.setattr(gen._LevelCarver, "_has_other", watched)
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 11, 12)
+        generate(5, 5, 1, level="easy")
+        assert gc.get_threshold() == (700, 11, 12)
+    finally:
+        gc.set_threshold(*saved)
+    assert seen and set(seen) == {(YOUNG_OBJECTS, 11, 12)}
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 6), (5, 5)])
 def test_swapped_solutions_are_every_other_solution_two_cells_away(rows, cols):
     """The carver's other solutions listed up front: each a solution, and none with two changed cells missed."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from .candidates import Board
 from .rating import DEPTH, Rating, check_level, hint, rate
-from .solver import Solve
+from .solver import FewerCollections, Solve
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, LOOKAHEADS, Lookahead
 
-__all__ = ["DEPTH", "LADDER", "LEVELS", "LOOKAHEADS", "Board", "LogicStep", "Lookahead", "Rating", "Solve",
-           "check_level", "hint", "rate"]
+__all__ = ["DEPTH", "LADDER", "LEVELS", "LOOKAHEADS", "Board", "FewerCollections", "LogicStep", "Lookahead", "Rating",
+           "Solve", "check_level", "hint", "rate"]

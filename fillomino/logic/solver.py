@@ -57,6 +57,18 @@ class _Collections:
 _COLLECTIONS = _Collections()
 
 
+class FewerCollections:
+    """The solver's raised GC threshold held across many top-level solves in a row (``with FewerCollections():``):
+    between solves the caller's threshold would come back while the last solve's young objects still count, so
+    the collector would walk them once after every solve (a generator carving a big grid makes hundreds)."""
+
+    def __enter__(self) -> None:
+        _COLLECTIONS.enter()
+
+    def __exit__(self, *exc: object) -> None:
+        _COLLECTIONS.leave()
+
+
 @dataclass
 class Run:
     """A solver run: the steps in order, grouped into passes (one technique application each), and how it ended:
