@@ -335,6 +335,7 @@ def main() -> None:
         if args.all_removals:
             table(each, "Each clue taken out on its own and put back (ms):")
             print("\nShown after more than 300 ms: " + over_300(each))
+            print("The five slowest removals: " + slowest(each))
 
 
 def over_300(rows: list[tuple[str, dict]]) -> str:
@@ -343,6 +344,14 @@ def over_300(rows: list[tuple[str, dict]]) -> str:
     unknown = " (unknown)"
     return ", ".join(f"{e.get('where', '?')} {e['shown']:.0f}{unknown if e['loose']['status'] == 'unknown' else ''}"
                      for e in slow) or "none"
+
+
+def slowest(rows: list[tuple[str, dict]], count: int = 5) -> str:
+    """The ``count`` edits shown after the longest, slowest first, each with where it was made and its two CPU
+    times: the margin left below 300 ms when none is over it."""
+    top = sorted((e for _, e in rows), key=lambda e: -e["shown"])[:count]
+    return ", ".join(f"{e.get('where', '?')} {e['shown']:.0f} (verdict {e['verdict_ms'] or 0:.0f}, loose cells "
+                     f"{e['loose_ms'] or 0:.0f})" for e in top)
 
 
 if __name__ == "__main__":
