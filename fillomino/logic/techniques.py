@@ -1235,11 +1235,24 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
         out.append((c, n))
     if not out:
         return out
+    # a cell beside a growing group of v is one step from it, within its need, through a cell that allows v: no
+    # search needed (most of the cells noted are such exits)
+    at = b._group_at
+    assert at is not None
+    reached: set[int] = set()
+    for c, n in out:
+        if not n:
+            for m in nbrs[c]:
+                h = at[m]
+                if h is not None and h.value == v and len(h.cells) < v:
+                    reached.add(c)
+                    break
+    if len(reached) == len(out):
+        return []
     # which cells a group of v can reach is asked only of the few cells with too small an area, and only of the
     # groups within their need of one
     allow = Allow(cand, v)
-    near = Near(b, {c for c, _ in out})
-    reached: set[int] = set()
+    near = Near(b, {c for c, _ in out if c not in reached})
     for g in groups:
         if g.need > 0 and near.box(b.box(g), g.need):
             reached.update(distances(g.cells, nbrs, within=g.need, through=allow))
