@@ -943,7 +943,8 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
 
 def test_a_rating_survives_pickling_as_a_worker_pool_sends_it():
     """Compiled, LogicStep (with an __init__ of its own) was rebuilt by calling it with no arguments: every
-    rating sent back by a worker process failed to unpickle. Board, Group and Run likewise."""
+    rating sent back by a worker process failed to unpickle. Board, Group, Run and new_region's SizeAreas (kept in
+    a grid's memo) likewise."""
     import copy
     import pickle
 

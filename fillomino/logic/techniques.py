@@ -1223,6 +1223,11 @@ class SizeAreas:
         its own): a Group is never changed, so the same group with no changed cell within its need reaches the
         same cells."""
 
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle and copy get its arguments (a
+        # grid's memo, which holds these, goes with a rating sent back by a worker process)
+        return (SizeAreas, (self.beside, self.small, self.area_of, self.notes, self.reach))
+
 
 def _areas_base(b: Board, ctx: Context) -> tuple[tuple[list[int], object, int], dict[int, SizeAreas]] | None:
     """The SizeAreas kept on an earlier grid to start from: this grid's own last ones when they are on it (a
