@@ -998,17 +998,33 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     allows: dict[int, list[bool]] = {}
     boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
     kept = GroupAnswers(b, ctx, "way_through")
+    base = _groups_base(b, ctx, "way_through")
+    old: dict[int, tuple[Group, list[int]]] = {}
+    changed: dict[int, Near] = {}
+    if base is not None:
+        old = base[1]
+        sizes = 0
+        for v in by_value:
+            sizes |= bit(v)
+        changed = {v: Near(b, set(cells)) for v, cells in
+                   _cells_changed_per_size(base[0][0], b.cand, _differing(b, base[0]), sizes).items()}
+    per_group: dict[int, tuple[Group, list[int]]] = {}
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
         found = kept.get(g)
+        if found is None:
+            boxed = boxes.get(v)
+            if boxed is None:
+                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            prior = old.get(id(g))
+            if prior is not None and prior[0] is g and _same_around(boxed, g, need + 1, changed.get(v), old):
+                found = prior[1]
         if found is None:
             found = []
             if v not in allows:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
-            boxed = boxes.get(v)
-            if boxed is None:
-                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            boxed = boxes[v]
             walk = _walkable(b, g, _blocking(boxed, g, b.box(g), need + 1), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
@@ -1021,11 +1037,53 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                     found.append(x)
                 walk[x] = was
             kept.put(g, found)
+        per_group[id(g)] = (g, found)
         for x in found:
             p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                   f"goes through {b.name(x)}", place={x: v})
     kept.keep()
+    if ctx.incremental:
+        record = (_snapshot(b), per_group)
+        b.memo[("groups", "way_through", "last")] = record
+        if not ctx.nested:
+            b.memo[("groups", "way_through", "top")] = record
     return p.steps
+
+
+def _groups_base(b: Board, ctx: Context, name: str) -> tuple[tuple[list[int], object, int], dict] | None:
+    """A group technique's answers per group kept on an earlier grid to start from (see _areas_base)."""
+    if not ctx.incremental:
+        return None
+    last = b.memo.get(("groups", name, "last"))
+    if last is not None and len(last[0][0]) == len(b.cand) and last[0][1] is b.derived.get("token") \
+            and last[0][2] <= len(b.log):
+        return last
+    top = b.memo.get(("groups", name, "top"))
+    if top is not None and len(top[0][0]) == len(b.cand):
+        return top
+    return None
+
+
+def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, d: int, changed: Near | None,
+                 old: dict[int, tuple[Group, list[int]]]) -> bool:
+    """Whether what way_through reads for g is as on the grid of ``old``: no cell that differs there in allowing
+    g's size or being fixed at it (``changed``) lies within d of g's box, and every group of its size within d is
+    one that grid had too (a group is never changed: a grown or merged one is a new object)."""
+    box = g.box
+    assert box is not None
+    if changed is not None and changed.box(box, d):
+        return False
+    r0, r1, c0, c1 = box
+    for (h0, h1, k0, k1), h in boxed:
+        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
+        if gap > d:
+            continue
+        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
+        if gap <= d:
+            was = old.get(id(h))
+            if was is None or was[0] is not h:
+                return False
+    return True
 
 
 def _finish_box(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
