@@ -998,7 +998,9 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     allows: dict[int, list[bool]] = {}
     boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
     kept = GroupAnswers(b, ctx, "way_through")
-    base = _groups_base(b, ctx, "way_through")
+    # on a small grid the per-size answers are cheap enough that comparing per group costs more (10x10s x0.98)
+    big = ctx.incremental and b.size > ALLOW_LISTS_MAX
+    base = _groups_base(b, ctx, "way_through") if big else None
     old: dict[int, tuple[Group, list[int]]] = {}
     changed: dict[int, Near] = {}
     if base is not None:
@@ -1037,12 +1039,13 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                     found.append(x)
                 walk[x] = was
             kept.put(g, found)
-        per_group[id(g)] = (g, found)
+        if big:
+            per_group[id(g)] = (g, found)
         for x in found:
             p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                   f"goes through {b.name(x)}", place={x: v})
     kept.keep()
-    if ctx.incremental:
+    if big:
         record = (_snapshot(b), per_group)
         b.memo[("groups", "way_through", "last")] = record
         if not ctx.nested:
