@@ -496,6 +496,24 @@ def test_changed_sizes_since_a_snapshot_read_from_the_log_or_the_whole_grid_agre
     assert _changed_since(b, _snapshot(b)) == 0
 
 
+@PURE_ONLY
+@pytest.mark.parametrize("name", ["06x06/hard-6x6-s1.txt", "10x10/10x10-s16.txt"])
+def test_way_through_answers_carried_over_per_group_take_the_same_steps(name, monkeypatch):
+    # way_through gives a group's answer from the last grid's (or the top-level grid's) while no cell within its
+    # need + 1 changed for its size and the groups of its size there are the same; only on grids bigger than
+    # ALLOW_LISTS_MAX, so made small here: the same steps as the whole grid every pass, in the look-ahead too
+    from fillomino.logic import techniques
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = _steps(puzzle, False, 150)
+    monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
+    calls = []
+    base = techniques._groups_base
+    monkeypatch.setattr(techniques, "_groups_base", lambda b, ctx, n: calls.append(n) or base(b, ctx, n))
+    assert _steps(puzzle, True, 150) == whole
+    assert calls
+
+
 def _without_kept_sizes(monkeypatch) -> None:
     from fillomino.logic import techniques
 
