@@ -496,6 +496,24 @@ def test_changed_sizes_since_a_snapshot_read_from_the_log_or_the_whole_grid_agre
     assert _changed_since(b, _snapshot(b)) == 0
 
 
+@PURE_ONLY
+@pytest.mark.parametrize("name", ["06x06/hard-6x6-s1.txt", "10x10/10x10-s16.txt"])
+def test_way_through_answers_carried_over_per_group_take_the_same_steps(name, monkeypatch):
+    # way_through gives a group's answer from the last grid's (or the top-level grid's) while no cell within its
+    # need + 1 changed for its size and the groups of its size there are the same; only on grids bigger than
+    # ALLOW_LISTS_MAX, so made small here: the same steps as the whole grid every pass, in the look-ahead too
+    from fillomino.logic import techniques
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = _steps(puzzle, False, 150)
+    monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
+    calls = []
+    base = techniques._groups_base
+    monkeypatch.setattr(techniques, "_groups_base", lambda b, ctx, n: calls.append(n) or base(b, ctx, n))
+    assert _steps(puzzle, True, 150) == whole
+    assert calls
+
+
 def _without_kept_sizes(monkeypatch) -> None:
     from fillomino.logic import techniques
 
@@ -670,6 +688,62 @@ def test_areas_and_nearby_groups_looked_at_near_the_cells_that_ask_are_what_the_
                         box = (min(box[0], hb[0]), max(box[1], hb[1]), min(box[2], hb[2]), max(box[3], hb[3]))
                 assert _finish_box(boxed, g, b.box(g)) == box
     assert notes and blocked
+
+
+@pytest.mark.parametrize(("name", "every"), [("10x10/10x10-s16.txt", 3), ("10x10/10x10-s3.txt", 3)])
+def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_from_scratch(name, every):
+    # new_region keeps, per size, the small areas of a grid and counts again only those a changed cell can touch:
+    # from a rating's grid to a look-ahead trial on it (a few medium passes spread the changes), from one trial to
+    # another (cells gain candidates as well as lose them) and back, what it gives is what counting afresh gives,
+    # a group's reach taken again from the other grid included
+    import random
+
+    from fillomino.logic.techniques import _cells_changed_per_size, _new_region_areas, _new_region_update, set_bits
+
+    rng = random.Random(name)
+    compared = redone = reused = 0
+    for _, base in _grids_of_a_rating(name, every):
+        opened = base.open_cells()
+        if not opened:
+            continue
+        base.groups()  # worked out before the copies, as in a look-ahead: the groups no change touches are shared
+        grids = [base]
+        for passes in (0, 4, 4):
+            trial = base.copy()
+            c = rng.choice(opened)
+            trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
+            trial.log.append(c)
+            trial.changed([c])
+            if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
+                                   nested=True).state != "contradiction":
+                grids.append(trial)
+        for old, new in [(a, b) for a in grids for b in grids if a is not b]:
+            old.groups()
+            new.groups()
+            sizes = 0
+            for g in new.groups():
+                sizes |= 1 << g.value
+            sizes &= ~3
+            changed = _cells_changed_per_size(old.cand, new.cand,
+                                              [c for c in range(new.size) if old.cand[c] != new.cand[c]], sizes)
+            for v in set_bits(sizes):
+                was = _new_region_areas(old, v, [g for g in old.groups() if g.value == v], old.open_cells())
+                fresh = _new_region_areas(new, v, [g for g in new.groups() if g.value == v], new.open_cells())
+                got = _new_region_update(new, v, [g for g in new.groups() if g.value == v], old.cand, was,
+                                         changed.get(v, []))
+                assert got.notes == fresh.notes == _every_new_region_note(new, v)
+                assert sorted(map(sorted, got.small)) == sorted(map(sorted, fresh.small))
+                assert {c: len(got.small[i]) for c, i in got.area_of.items()} == \
+                    {c: len(fresh.small[i]) for c, i in fresh.area_of.items()}
+                assert got.beside == fresh.beside
+                compared += 1
+                redone += bool(changed.get(v))
+                reused += sum(1 for k, (g, cells) in got.reach.items() if k in was.reach and was.reach[k][1] is cells)
+    assert compared and redone and reused
+
+
+def _clues(name: str) -> tuple[int, ...]:
+    return tuple(read_puzzle(str(ROOT / "corpus" / name)).clues)
 
 
 # ---- cheaper look-ahead presets: as sound as the default, which stays full -------------------------
@@ -887,7 +961,8 @@ def test_a_nested_pass_keeps_masks_and_works_its_sentences_out_only_when_read():
 
 def test_a_rating_survives_pickling_as_a_worker_pool_sends_it():
     """Compiled, LogicStep (with an __init__ of its own) was rebuilt by calling it with no arguments: every
-    rating sent back by a worker process failed to unpickle. Board, Group and Run likewise."""
+    rating sent back by a worker process failed to unpickle. Board, Group, Run and new_region's SizeAreas (kept in
+    a grid's memo) likewise."""
     import copy
     import pickle
 

@@ -998,17 +998,35 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     allows: dict[int, list[bool]] = {}
     boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
     kept = GroupAnswers(b, ctx, "way_through")
+    # on a small grid the per-size answers are cheap enough that comparing per group costs more (10x10s x0.98)
+    big = ctx.incremental and b.size > ALLOW_LISTS_MAX
+    base = _groups_base(b, ctx, "way_through") if big else None
+    old: dict[int, tuple[Group, list[int]]] = {}
+    changed: dict[int, Near] = {}
+    if base is not None:
+        old = base[1]
+        sizes = 0
+        for v in by_value:
+            sizes |= bit(v)
+        changed = {v: Near(b, set(cells)) for v, cells in
+                   _cells_changed_per_size(base[0][0], b.cand, _differing(b, base[0]), sizes).items()}
+    per_group: dict[int, tuple[Group, list[int]]] = {}
     for g in growing(b, ctx, reach=2, whole=True):
         v, need = g.value, g.need
         found = kept.get(g)
+        if found is None:
+            boxed = boxes.get(v)
+            if boxed is None:
+                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            prior = old.get(id(g))
+            if prior is not None and prior[0] is g and _same_around(boxed, g, need + 1, changed.get(v), old):
+                found = prior[1]
         if found is None:
             found = []
             if v not in allows:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
-            boxed = boxes.get(v)
-            if boxed is None:
-                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+            boxed = boxes[v]
             walk = _walkable(b, g, _blocking(boxed, g, b.box(g), need + 1), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
@@ -1021,11 +1039,54 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                     found.append(x)
                 walk[x] = was
             kept.put(g, found)
+        if big:
+            per_group[id(g)] = (g, found)
         for x in found:
             p.add([x], f"every way for {who(b, g, ctx)} to reach {v} cells, without joining another {v}, "
                   f"goes through {b.name(x)}", place={x: v})
     kept.keep()
+    if big:
+        record = (_snapshot(b), per_group)
+        b.memo[("groups", "way_through", "last")] = record
+        if not ctx.nested:
+            b.memo[("groups", "way_through", "top")] = record
     return p.steps
+
+
+def _groups_base(b: Board, ctx: Context, name: str) -> tuple[tuple[list[int], object, int], dict] | None:
+    """A group technique's answers per group kept on an earlier grid to start from (see _areas_base)."""
+    if not ctx.incremental:
+        return None
+    last = b.memo.get(("groups", name, "last"))
+    if last is not None and len(last[0][0]) == len(b.cand) and last[0][1] is b.derived.get("token") \
+            and last[0][2] <= len(b.log):
+        return last
+    top = b.memo.get(("groups", name, "top"))
+    if top is not None and len(top[0][0]) == len(b.cand):
+        return top
+    return None
+
+
+def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, d: int, changed: Near | None,
+                 old: dict[int, tuple[Group, list[int]]]) -> bool:
+    """Whether what way_through reads for g is as on the grid of ``old``: no cell that differs there in allowing
+    g's size or being fixed at it (``changed``) lies within d of g's box, and every group of its size within d is
+    one that grid had too (a group is never changed: a grown or merged one is a new object)."""
+    box = g.box
+    assert box is not None
+    if changed is not None and changed.box(box, d):
+        return False
+    r0, r1, c0, c1 = box
+    for (h0, h1, k0, k1), h in boxed:
+        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
+        if gap > d:
+            continue
+        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
+        if gap <= d:
+            was = old.get(id(h))
+            if was is None or was[0] is not h:
+                return False
+    return True
 
 
 def _finish_box(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
@@ -1174,25 +1235,110 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
     # a size no fixed cell has: no group reaches, and the clue-free area is the area no_room already measured
     present &= sum(bit(v) for v in by_value) & ~3
     found: dict[int, dict[int, int]] = {}
-    answers: dict[int, list[tuple[int, int]]] = kept_sizes(b, ctx, "new_region")
+    base = _areas_base(b, ctx)
+    old: dict[int, SizeAreas] = {}
+    changed: dict[int, list[int]] = {}
+    old_cand: list[int] = []
+    if base is not None:
+        old, old_cand = base[1], base[0][0]
+        changed = _cells_changed_per_size(old_cand, b.cand, _differing(b, base[0]), present)
+    kept: dict[int, SizeAreas] = {}
     for v in set_bits(present):
         if _late(ctx):
             break
-        notes = answers.get(v)
-        if notes is None:
-            notes = answers[v] = _new_region_notes(b, v, by_value.get(v, ()), opened)
-        for c, count in notes:
+        was = old.get(v)
+        if was is None:
+            areas = _new_region_areas(b, v, by_value.get(v, ()), opened)
+        elif v not in changed:
+            areas = was  # nothing it reads changed
+        else:
+            areas = _new_region_update(b, v, by_value.get(v, ()), old_cand, was, changed[v])
+        kept[v] = areas
+        for c, count in areas.notes:
             _note_small(found, c, bit(v), count)
-    keep_sizes(b, ctx, "new_region", answers)
+    if ctx.incremental:
+        record = (_snapshot(b), kept)
+        b.memo[("areas", "last")] = record
+        if not ctx.nested:
+            b.memo[("areas", "top")] = record
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
     return p.steps
 
 
-def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> list[tuple[int, int]]:
-    """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
-    allows v, that no group of v can reach, in an area too small for v. It reads only which cells allow v and which
-    are fixed at v (see kept_sizes)."""
+class SizeAreas:
+    """new_region's work for one size on one grid: the cells beside a group of v, the areas (connected cells that
+    allow v, are not fixed at v and are not beside such a group) with fewer than v cells, each whole, which area
+    each of their cells is in, and the notes (cell, cells of its area) of the open cells no group of v reaches."""
+
+    __slots__ = ("beside", "small", "area_of", "notes", "reach")
+
+    def __init__(self, beside: set[int], small: list[list[int]], area_of: dict[int, int],
+                 notes: list[tuple[int, int]], reach: dict[int, tuple[Group, dict[int, int]]]) -> None:
+        self.beside = beside
+        self.small = small
+        self.area_of = area_of
+        self.notes = notes
+        self.reach = reach
+        """The cells each group of v searched reaches within its need, by id (the group kept, so that the id stays
+        its own): a Group is never changed, so the same group with no changed cell within its need reaches the
+        same cells."""
+
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it: pickle and copy get its arguments (a
+        # grid's memo, which holds these, goes with a rating sent back by a worker process)
+        return (SizeAreas, (self.beside, self.small, self.area_of, self.notes, self.reach))
+
+
+def _areas_base(b: Board, ctx: Context) -> tuple[tuple[list[int], object, int], dict[int, SizeAreas]] | None:
+    """The SizeAreas kept on an earlier grid to start from: this grid's own last ones when they are on it (a
+    nested run's later passes), else the top-level grid's (a trial differs from it only by its own changes)."""
+    if not ctx.incremental:
+        return None
+    last = b.memo.get(("areas", "last"))
+    if last is not None and len(last[0][0]) == len(b.cand) and last[0][1] is b.derived.get("token") \
+            and last[0][2] <= len(b.log):
+        return last
+    top = b.memo.get(("areas", "top"))
+    if top is not None and len(top[0][0]) == len(b.cand):
+        return top
+    if last is not None and len(last[0][0]) == len(b.cand):
+        return last
+    return None
+
+
+def _differing(b: Board, snap: tuple[list[int], object, int]) -> list[int]:
+    """The cells whose candidates differ between a snapshot and the grid (on the snapshot's own grid, from the log)."""
+    old, token, n = snap
+    cand = b.cand
+    if token is b.derived.get("token") and n <= len(b.log):
+        return [c for c in set(b.log[n:]) if old[c] != cand[c]]
+    return list(compress(range(len(cand)), map(ne, old, cand)))
+
+
+def _cells_changed_per_size(old: list[int], cand: list[int], cells: list[int], sizes: int) -> dict[int, list[int]]:
+    """Per size of ``sizes``, the cells among ``cells`` that gained or lost it, or have it as their only candidate
+    on one side (what new_region reads of a cell for that size)."""
+    out: dict[int, list[int]] = {}
+    for c in cells:
+        x, y = old[c], cand[c]
+        mask = x ^ y
+        if not x & (x - 1):
+            mask |= x
+        if not y & (y - 1):
+            mask |= y
+        for v in set_bits(mask & sizes):
+            at = out.get(v)
+            if at is None:
+                out[v] = [c]
+            else:
+                at.append(c)
+    return out
+
+
+def _new_region_areas(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> SizeAreas:
+    """new_region for one size, from scratch (see SizeAreas). It reads only which cells allow v and which are fixed
+    at v."""
     b_v = bit(v)
     beside = {m for g in groups for c in g.cells for m in b.nbrs[c]}
     cand, nbrs = b.cand, b.nbrs
@@ -1200,6 +1346,7 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
     # grid is neither (a cell beside a group of v has an area of 0 cells)
     big: set[int] = set()
     small: dict[int, int] = {}
+    areas: list[list[int]] = []
     out = []
     for c in opened:
         if not cand[c] & b_v:
@@ -1231,18 +1378,138 @@ def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[in
                 continue
             n = len(area)
             for x in area:
-                small[x] = n
+                small[x] = len(areas)
+            areas.append(area)
+        else:
+            n = len(areas[n])
         out.append((c, n))
+    reach: dict[int, tuple[Group, dict[int, int]]] = {}
+    return SizeAreas(beside, areas, small, _unreached(b, v, groups, out, reach, {}, None), reach)
+
+
+def _new_region_update(b: Board, v: int, groups: Sequence[Group], old_cand: list[int], was: SizeAreas,
+                       changed: list[int]) -> SizeAreas:
+    """_new_region_areas from its answer on another grid (``old_cand``) and the cells where what it reads for v
+    differs (``changed``): an area of the other grid that lost no cell and touches no cell that joined the areas is
+    an area here too; every other area here holds a cell that joined or one beside a cell that left, and is counted
+    again from those (each area whole when small, so the answer is the one counted from scratch)."""
+    b_v = bit(v)
+    cand, nbrs = b.cand, b.nbrs
+    beside = {m for g in groups for c in g.cells for m in nbrs[c]}
+    old_beside = was.beside
+    # a cell's standing changes only with its own candidates or with a neighbour becoming (or ceasing to be) fixed
+    # at v, which moves it beside a group
+    touched = set(changed)
+    for c in changed:
+        if cand[c] == b_v or old_cand[c] == b_v:
+            touched.update(nbrs[c])
+    left: list[int] = []
+    joined: list[int] = []
+    for c in touched:
+        m, o = cand[c], old_cand[c]
+        now = bool(m & b_v) and m != b_v and c not in beside
+        before = bool(o & b_v) and o != b_v and c not in old_beside
+        if now != before:
+            (joined if now else left).append(c)
+    old_of = was.area_of
+    redo: set[int] = set()  # the old small areas to count again
+    for c in left:
+        k = old_of.get(c)
+        if k is not None:
+            redo.add(k)
+    seeds = list(joined)
+    for c in joined:
+        for y in nbrs[c]:
+            k = old_of.get(y)
+            if k is not None:
+                redo.add(k)
+    for c in left:
+        seeds.extend(nbrs[c])
+    for k in redo:
+        seeds.extend(was.small[k])
+    areas: list[list[int]] = [area for k, area in enumerate(was.small) if k not in redo]
+    small: dict[int, int] = {}
+    for k, area in enumerate(areas):
+        for x in area:
+            small[x] = k
+    big: set[int] = set()
+    for s in seeds:
+        m = cand[s]
+        if not (m & b_v) or m == b_v or s in beside or s in big or s in small:
+            continue
+        area = [s]
+        inside = {s}
+        enough = False
+        for x in area:
+            for y in nbrs[x]:
+                m = cand[y]
+                if y not in inside and m & b_v and m != b_v and y not in beside:
+                    if y in big:
+                        enough = True
+                        break
+                    inside.add(y)
+                    area.append(y)
+            if enough or len(area) >= v:
+                enough = True
+                break
+        if enough:
+            big.update(area)
+            continue
+        for x in area:
+            small[x] = len(areas)
+        areas.append(area)
+    out = [(c, 0) for c in beside if cand[c] & b_v and cand[c] != b_v]
+    out.extend((c, len(areas[k])) for c, k in small.items())
+    out.sort()
+    reach: dict[int, tuple[Group, dict[int, int]]] = {}
+    notes = _unreached(b, v, groups, out, reach, was.reach, Near(b, set(changed)))
+    return SizeAreas(beside, areas, small, notes, reach)
+
+
+def _new_region_notes(b: Board, v: int, groups: Sequence[Group], opened: list[int]) -> list[tuple[int, int]]:
+    """new_region for one size: (cell, the cells of its area away from that size's groups) for each open cell that
+    allows v, that no group of v can reach, in an area too small for v."""
+    return _new_region_areas(b, v, groups, opened).notes
+
+
+def _unreached(b: Board, v: int, groups: Sequence[Group], out: list[tuple[int, int]],
+               reach: dict[int, tuple[Group, dict[int, int]]], old_reach: dict[int, tuple[Group, dict[int, int]]],
+               changed: Near | None) -> list[tuple[int, int]]:
+    """The notes of ``out`` (cell, area) whose cell no group of v can reach within its need; the cells each group
+    searched reaches go into ``reach``, and those of ``old_reach`` (another grid's) are taken again for the same
+    group when no cell of ``changed`` (those where which cells allow v or are fixed at it differ) lies within its
+    need."""
     if not out:
         return out
+    nbrs = b.nbrs
+    # a cell beside a growing group of v is one step from it, within its need, through a cell that allows v: no
+    # search needed (most of the cells noted are such exits)
+    at = b._group_at
+    assert at is not None
+    reached: set[int] = set()
+    for c, n in out:
+        if not n:
+            for m in nbrs[c]:
+                h = at[m]
+                if h is not None and h.value == v and len(h.cells) < v:
+                    reached.add(c)
+                    break
+    if len(reached) == len(out):
+        return []
     # which cells a group of v can reach is asked only of the few cells with too small an area, and only of the
     # groups within their need of one
-    allow = Allow(cand, v)
-    near = Near(b, {c for c, _ in out})
-    reached: set[int] = set()
+    allow = Allow(b.cand, v)
+    near = Near(b, {c for c, _ in out if c not in reached})
     for g in groups:
-        if g.need > 0 and near.box(b.box(g), g.need):
-            reached.update(distances(g.cells, nbrs, within=g.need, through=allow))
+        need = g.need
+        if need > 0 and near.box(b.box(g), need):
+            kept = old_reach.get(id(g))
+            if kept is not None and kept[0] is g and changed is not None and not changed.box(b.box(g), need):
+                cells = kept[1]
+            else:
+                cells = distances(g.cells, nbrs, within=need, through=allow)
+            reach[id(g)] = (g, cells)
+            reached.update(cells)
     return [(c, n) for c, n in out if c not in reached]
 
 
