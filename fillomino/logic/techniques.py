@@ -969,23 +969,24 @@ def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) ->
     return walk
 
 
+def _boxes_within(box: tuple[int, int, int, int], other: tuple[int, int, int, int], d: int) -> bool:
+    """Whether two boxes (rows and columns, first and last) lie within d steps of each other: the cheap test
+    way_through and completions ask of every other group of a size for every group."""
+    r0, r1, c0, c1 = box
+    h0, h1, k0, k1 = other
+    gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
+    if gap > d:
+        return False
+    gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
+    return gap <= d
+
+
 def _blocking(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, box: tuple[int, int, int, int],
               d: int) -> list[Group]:
     """The other groups of g's size that _walkable would wall off (too big to join) whose box lies within d of
-    ``box``: the box distance written out, since way_through asks it of every group of the size for every group."""
-    r0, r1, c0, c1 = box
+    ``box``."""
     need = g.need
-    out = []
-    for (h0, h1, k0, k1), h in boxed:
-        if h is g or len(h.cells) + 1 <= need:
-            continue
-        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
-        if gap > d:
-            continue
-        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
-        if gap <= d:
-            out.append(h)
-    return out
+    return [h for other, h in boxed if h is not g and len(h.cells) + 1 > need and _boxes_within(box, other, d)]
 
 
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
@@ -1076,13 +1077,8 @@ def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
     assert box is not None
     if changed is not None and changed.box(box, d):
         return False
-    r0, r1, c0, c1 = box
-    for (h0, h1, k0, k1), h in boxed:
-        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
-        if gap > d:
-            continue
-        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
-        if gap <= d:
+    for other, h in boxed:
+        if _boxes_within(box, other, d):
             was = old.get(id(h))
             if was is None or was[0] is not h:
                 return False
@@ -1092,17 +1088,12 @@ def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
 def _finish_box(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
                 box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """The box of what completions' ways to finish g may read: two cells around g, and every other group of its
-    size within 3 of it (the box distance written out, since it is asked of every group of the size)."""
+    size within 3 of it."""
     r0, r1, c0, c1 = box
     lo_r, hi_r, lo_c, hi_c = r0 - 2, r1 + 2, c0 - 2, c1 + 2
-    for (h0, h1, k0, k1), h in boxed:
-        if h is g:
-            continue
-        gap = h0 - r1 if h0 > r1 else r0 - h1 if r0 > h1 else 0
-        if gap > 3:
-            continue
-        gap += k0 - c1 if k0 > c1 else c0 - k1 if c0 > k1 else 0
-        if gap <= 3:
+    for other, h in boxed:
+        if h is not g and _boxes_within(box, other, 3):
+            h0, h1, k0, k1 = other
             lo_r, hi_r = min(lo_r, h0), max(hi_r, h1)
             lo_c, hi_c = min(lo_c, k0), max(hi_c, k1)
     return lo_r, hi_r, lo_c, hi_c
@@ -1358,23 +1349,8 @@ def _new_region_areas(b: Board, v: int, groups: Sequence[Group], opened: list[in
             continue
         n = small.get(c)
         if n is None:
-            area = [c]
-            inside = {c}
-            enough = False
-            for x in area:
-                for y in nbrs[x]:
-                    m = cand[y]
-                    if y not in inside and m & b_v and m != b_v and y not in beside:
-                        if y in big:  # connected to an area already known to have v cells
-                            enough = True
-                            break
-                        inside.add(y)
-                        area.append(y)
-                if enough or len(area) >= v:
-                    enough = True
-                    break
-            if enough:
-                big.update(area)
+            area = _small_area(c, v, cand, nbrs, beside, big)
+            if area is None:
                 continue
             n = len(area)
             for x in area:
@@ -1385,6 +1361,29 @@ def _new_region_areas(b: Board, v: int, groups: Sequence[Group], opened: list[in
         out.append((c, n))
     reach: dict[int, tuple[Group, dict[int, int]]] = {}
     return SizeAreas(beside, areas, small, _unreached(b, v, groups, out, reach, {}, None), reach)
+
+
+def _small_area(c: int, v: int, cand: list[int], nbrs: tuple[tuple[int, ...], ...], beside: set[int],
+                big: set[int]) -> list[int] | None:
+    """The area of c for size v (connected cells that allow v, are not fixed at v and are not beside a group of v),
+    whole, when it has fewer than v cells; else None, its cells counted so far added to ``big``, which also ends the
+    count as soon as it meets a cell known to be in such a large area."""
+    b_v = 1 << v
+    area = [c]
+    inside = {c}
+    for x in area:
+        for y in nbrs[x]:
+            m = cand[y]
+            if y not in inside and m & b_v and m != b_v and y not in beside:
+                if y in big:
+                    big.update(area)
+                    return None
+                inside.add(y)
+                area.append(y)
+        if len(area) >= v:
+            big.update(area)
+            return None
+    return area
 
 
 def _new_region_update(b: Board, v: int, groups: Sequence[Group], old_cand: list[int], was: SizeAreas,
@@ -1437,27 +1436,12 @@ def _new_region_update(b: Board, v: int, groups: Sequence[Group], old_cand: list
         m = cand[s]
         if not (m & b_v) or m == b_v or s in beside or s in big or s in small:
             continue
-        area = [s]
-        inside = {s}
-        enough = False
-        for x in area:
-            for y in nbrs[x]:
-                m = cand[y]
-                if y not in inside and m & b_v and m != b_v and y not in beside:
-                    if y in big:
-                        enough = True
-                        break
-                    inside.add(y)
-                    area.append(y)
-            if enough or len(area) >= v:
-                enough = True
-                break
-        if enough:
-            big.update(area)
+        grown = _small_area(s, v, cand, nbrs, beside, big)
+        if grown is None:
             continue
-        for x in area:
+        for x in grown:
             small[x] = len(areas)
-        areas.append(area)
+        areas.append(grown)
     out = [(c, 0) for c in beside if cand[c] & b_v and cand[c] != b_v]
     out.extend((c, len(areas[k])) for c, k in small.items())
     out.sort()
