@@ -125,6 +125,24 @@ def test_loose_only_finds_exactly_the_loose_cells_and_only_possible_values(small
     assert [len(v) > 1 for v in got] == [len(v) > 1 for v in expected]
     assert all(g == e if len(e) < 2 else g <= e for g, e in zip(got, expected))  # forced cells exact
     assert result.values_complete is (result.loose == 0)
+    # K rises only to regions the answers showed: a model for sizes no solution has is pure cost
+    assert result.k <= max(small_k.first_k, max((max(e) for e in expected if e), default=0))
+
+
+def test_loose_only_raises_k_no_further_than_the_regions_shown():
+    # janko.at #067 without its 4 at r7c4: answers show a region of 10 at K = 9, then one of 15; raising K by half
+    # each time went 9 -> 13 -> 19 and spent most of a second on a K = 19 model no solution needs
+    path = EXTERNAL / "janko-067.txt"
+    if not path.exists():
+        pytest.skip("../shared/corpus-external is not present")
+    puzzle = read_puzzle(str(path))
+    clues = list(puzzle.clues)
+    clues[6 * puzzle.cols + 3] = 0
+    draft = Puzzle(puzzle.rows, puzzle.cols, tuple(clues))
+    whole = possible(draft)
+    loose = possible(draft, loose_only=True)
+    assert [len(v) > 1 for v in flat(loose)] == [len(v) > 1 for v in flat(whole)]
+    assert loose.k <= max(max(v) for v in flat(whole)) == 15
 
 
 def test_loose_only_on_an_empty_board_shows_two_values_where_there_are_more():
