@@ -620,14 +620,20 @@ def _changed_sizes(old: list[int], cand: list[int], cells: Iterable[int] | None 
     changed = 0
     for i in compress(range(len(cand)), map(ne, old, cand)) if cells is None else cells:
         x, y = old[i], cand[i]
-        if x == y:
-            continue
-        changed |= x ^ y
-        if not x & (x - 1):
-            changed |= x
-        if not y & (y - 1):
-            changed |= y
+        if x != y:
+            changed |= _sizes_touched(x, y)
     return changed
+
+
+def _sizes_touched(x: int, y: int) -> int:
+    """The sizes a cell whose candidates went from x to y (x != y) gained or lost, or has as its only candidate on
+    one side: what a technique reading only which cells allow a size and which are fixed at it sees change."""
+    out = x ^ y
+    if not x & (x - 1):
+        out |= x
+    if not y & (y - 1):
+        out |= y
+    return out
 
 
 def _snapshot(b: Board) -> tuple[list[int], object, int]:
@@ -646,17 +652,14 @@ def _snapshot(b: Board) -> tuple[list[int], object, int]:
 def _changed_since(b: Board, snap: tuple[list[int], object, int]) -> int:
     """_changed_sizes between a snapshot and the grid as it is, worked out once per pair: on the snapshot's own
     grid only the cells logged since are compared."""
-    old, token, n = snap
+    old = snap[0]
     cache: tuple[int, dict[int, tuple[list[int], int]]] | None = b.derived.get("changed sizes")
     if cache is None or cache[0] != len(b.log):
         cache = b.derived["changed sizes"] = (len(b.log), {})
     hit = cache[1].get(id(old))
     if hit is not None and hit[0] is old:
         return hit[1]
-    if token is b.derived.get("token") and n <= len(b.log):
-        changed = _changed_sizes(old, b.cand, set(b.log[n:]))
-    else:
-        changed = _changed_sizes(old, b.cand)
+    changed = _changed_sizes(old, b.cand, _differing(b, snap))
     cache[1][id(old)] = (old, changed)
     return changed
 
@@ -687,11 +690,36 @@ def kept_sizes(b: Board, ctx: Context, name: str) -> dict[int, Any]:
 
 def keep_sizes(b: Board, ctx: Context, name: str, answers: dict) -> None:
     """Keep a technique's answers per size (see kept_sizes) with the candidates they hold for."""
+    _keep_on_grid(b, ctx, ("sizes", name), answers)
+
+
+def _keep_on_grid(b: Board, ctx: Context, key: tuple, answers: object) -> None:
+    """Keep a technique's answers in b.memo with the grid they were worked out on, twice: as the last grid's, and
+    at the top level as the top-level grid's too (see kept_sizes)."""
     if ctx.incremental:
         kept = (_snapshot(b), answers)
-        b.memo[("sizes", name, "last")] = kept
+        b.memo[(*key, "last")] = kept
         if not ctx.nested:
-            b.memo[("sizes", name, "top")] = kept
+            b.memo[(*key, "top")] = kept
+
+
+def _kept_on_grid(b: Board, ctx: Context, key: tuple, any_last: bool) -> tuple | None:
+    """The answers ``_keep_on_grid`` kept under ``key`` to start from: the last grid's when they are this grid's (a
+    nested run's later passes), else the top-level grid's (a trial differs from it only by its own changes), else,
+    with ``any_last``, the last grid's whatever it was. Each is (snapshot, answers); None when nothing fits."""
+    if not ctx.incremental:
+        return None
+    size = len(b.cand)
+    last = b.memo.get((*key, "last"))
+    if last is not None and len(last[0][0]) == size and last[0][1] is b.derived.get("token") \
+            and last[0][2] <= len(b.log):
+        return last
+    top = b.memo.get((*key, "top"))
+    if top is not None and len(top[0][0]) == size:
+        return top
+    if any_last and last is not None and len(last[0][0]) == size:
+        return last
+    return None
 
 
 class GroupAnswers:
@@ -1047,25 +1075,13 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                   f"goes through {b.name(x)}", place={x: v})
     kept.keep()
     if big:
-        record = (_snapshot(b), per_group)
-        b.memo[("groups", "way_through", "last")] = record
-        if not ctx.nested:
-            b.memo[("groups", "way_through", "top")] = record
+        _keep_on_grid(b, ctx, ("groups", "way_through"), per_group)
     return p.steps
 
 
 def _groups_base(b: Board, ctx: Context, name: str) -> tuple[tuple[list[int], object, int], dict] | None:
-    """A group technique's answers per group kept on an earlier grid to start from (see _areas_base)."""
-    if not ctx.incremental:
-        return None
-    last = b.memo.get(("groups", name, "last"))
-    if last is not None and len(last[0][0]) == len(b.cand) and last[0][1] is b.derived.get("token") \
-            and last[0][2] <= len(b.log):
-        return last
-    top = b.memo.get(("groups", name, "top"))
-    if top is not None and len(top[0][0]) == len(b.cand):
-        return top
-    return None
+    """A group technique's answers per group kept on an earlier grid to start from (see _kept_on_grid)."""
+    return _kept_on_grid(b, ctx, ("groups", name), any_last=False)
 
 
 def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, d: int, changed: Near | None,
@@ -1247,11 +1263,7 @@ def new_region(b: Board, ctx: Context) -> list[LogicStep]:
         kept[v] = areas
         for c, count in areas.notes:
             _note_small(found, c, bit(v), count)
-    if ctx.incremental:
-        record = (_snapshot(b), kept)
-        b.memo[("areas", "last")] = record
-        if not ctx.nested:
-            b.memo[("areas", "top")] = record
+    _keep_on_grid(b, ctx, ("areas",), kept)
     _found_steps(p, found, "no group of that size can reach it, and a new region there would have too few cells "
                  "away from its size")
     return p.steps
@@ -1282,20 +1294,8 @@ class SizeAreas:
 
 
 def _areas_base(b: Board, ctx: Context) -> tuple[tuple[list[int], object, int], dict[int, SizeAreas]] | None:
-    """The SizeAreas kept on an earlier grid to start from: this grid's own last ones when they are on it (a
-    nested run's later passes), else the top-level grid's (a trial differs from it only by its own changes)."""
-    if not ctx.incremental:
-        return None
-    last = b.memo.get(("areas", "last"))
-    if last is not None and len(last[0][0]) == len(b.cand) and last[0][1] is b.derived.get("token") \
-            and last[0][2] <= len(b.log):
-        return last
-    top = b.memo.get(("areas", "top"))
-    if top is not None and len(top[0][0]) == len(b.cand):
-        return top
-    if last is not None and len(last[0][0]) == len(b.cand):
-        return last
-    return None
+    """The SizeAreas kept on an earlier grid to start from (see _kept_on_grid), any last grid's at worst."""
+    return _kept_on_grid(b, ctx, ("areas",), any_last=True)
 
 
 def _differing(b: Board, snap: tuple[list[int], object, int]) -> list[int]:
@@ -1312,13 +1312,7 @@ def _cells_changed_per_size(old: list[int], cand: list[int], cells: list[int], s
     on one side (what new_region reads of a cell for that size)."""
     out: dict[int, list[int]] = {}
     for c in cells:
-        x, y = old[c], cand[c]
-        mask = x ^ y
-        if not x & (x - 1):
-            mask |= x
-        if not y & (y - 1):
-            mask |= y
-        for v in set_bits(mask & sizes):
+        for v in set_bits(_sizes_touched(old[c], cand[c]) & sizes):
             at = out.get(v)
             if at is None:
                 out[v] = [c]
