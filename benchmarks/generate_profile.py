@@ -8,8 +8,9 @@ oracle (its model's building and each question, by answer) and the CNF proof wit
 and prints, per level, the medians and sums over the seeds: CPU seconds, ratings by technique cap and how they
 ended ("attempt medium stuck"; "solved" includes a rating stopped once the removal was fixed; "attempt" calls
 count a rating stopped early and finished later twice), answers drawn, removal orders, and each part's share of
-the CPU time, calls a puzzle and CPU a call; and each removal order's end by what became of it (kept, refused by the
-depth rule, below the level). ``--warm``: an untimed puzzle of each level first, as an in-process figure has. The
+the CPU time, calls a puzzle and CPU a call; each answer's whole carving ("whole answer: given up" after all its
+orders, or "kept"), which holds the parts above; and each removal order's end by what became of it (kept, refused by
+the depth rule, below the level). ``--warm``: an untimed puzzle of each level first, as an in-process figure has. The
 proof's question to the carver's own oracle is counted under both "cnf proof" and "cnf UNIQUE".
 """
 
@@ -73,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     # most once; rate() does not go through Solve.run, so nothing is counted twice
     timers.wrap(logic.Solve, "run", lambda s, *a, **k: f"attempt {s.max_level}",
                 lambda state: "solved" if state in ("solved", "fixed") else str(state))
+    # each answer's carving whole (its orders, ratings and questions): the answers given up after every order
+    # against the one kept, to tell a cell whose time goes in answers that come to nothing
+    timers.wrap(gen._LevelCarver, "run", "whole answer:",
+                lambda got: "kept" if got and got[0] is not None else "given up")
     timers.wrap(gen, "random_answer", "answer")
     timers.wrap(gen, "_prove_unique", "cnf proof")
     timers.wrap(cnf.UniquenessOracle, "__init__", "cnf model")
