@@ -24,6 +24,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
     ap.add_argument("--work", type=int, default=0, help="a clock.Work of N checks (default: no budget)")
+    ap.add_argument("--max-level", default="expert", help="the hardest technique level (a generator's phase: hard)")
     args = ap.parse_args()
     if not techniques.__file__.endswith(".py"):
         raise SystemExit("a compiled build calls its own functions directly: run this on a pure tree")
@@ -77,7 +78,7 @@ def main() -> None:
 
     solver.solve, techniques._refute = nested_solve, timed_refute
     start = time.process_time()
-    r = rate(read_puzzle(args.file), budget=Work(args.work) if args.work else None)
+    r = rate(read_puzzle(args.file), budget=Work(args.work) if args.work else None, max_level=args.max_level)
     print(args.file, r.level, r.state, len(r.steps), r.open_cells, f"{time.process_time() - start:.2f} CPU s")
     for name, spent, hyps, found in passes:
         print(f"  {name:20s} {spent:7.2f} s {hyps:5d} hypotheses{' (refutes)' if found else ''}")

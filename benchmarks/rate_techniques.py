@@ -23,6 +23,7 @@ def main() -> None:
     ap.add_argument("--work", type=int, default=0, help="a clock.Work of N checks per rating")
     ap.add_argument("--budget", type=float, default=None, help="CPU seconds per rating (default: none)")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--max-level", default="expert", help="the hardest technique level (a generator's phase: hard)")
     args = ap.parse_args()
     own: defaultdict[tuple[str, str], float] = defaultdict(float)
     calls: Counter[tuple[str, str]] = Counter()
@@ -47,7 +48,8 @@ def main() -> None:
     solver.LADDER = tuple(timed(t) for t in techniques.LADDER)
     start = time.process_time()
     for path in args.files:
-        r = rate(read_puzzle(path), budget=Work(args.work) if args.work else args.budget)
+        r = rate(read_puzzle(path), budget=Work(args.work) if args.work else args.budget,
+                 max_level=args.max_level)
         print(path, r.level, r.state, len(r.steps), r.open_cells)
     total = time.process_time() - start
     print(f"total {total:.2f} CPU s, in techniques {sum(own.values()):.2f} s")

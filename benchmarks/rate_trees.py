@@ -4,6 +4,7 @@ puzzle in two long-lived worker processes, and compare CPU time and ratings.
     python benchmarks/rate_trees.py /tmp/base /tmp/new                 # the first 60 janko.at 10x10s, 1 s budget
     python benchmarks/rate_trees.py /tmp/base /tmp/new --repeat 3 --files ../shared/corpus-external/janko-0*.txt
     python benchmarks/rate_trees.py /tmp/base /tmp/new --work 20000 --files corpus/20x20/*.txt
+    python benchmarks/rate_trees.py /tmp/base /tmp/new --work 22222 --max-level hard --each --files SETS
 
 rate.py's ``--baseline`` imports the older package under another name, which a mypyc build cannot do (its
 shared library is named after ``fillomino``); here each tree runs in its own process (``PYTHONPATH=TREE``), the
@@ -31,10 +32,10 @@ from fillomino.formats import read_puzzle
 from fillomino.logic import rate
 from fillomino.clock import Work
 from fillomino.solvers import Budget
-budget, work = float(sys.argv[1]), int(sys.argv[2])
+budget, work, level = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 print(json.dumps({"grid": fillomino.grid.__file__}), flush=True)
 for line in sys.stdin:
-    r = rate(read_puzzle(line.strip()), budget=Work(work) if work else Budget(seconds=budget))
+    r = rate(read_puzzle(line.strip()), budget=Work(work) if work else Budget(seconds=budget), max_level=level)
     full = (r.level, r.state, r.score, r.counts, r.open_cells, r.used_level, r.final,
             [(s.technique, s.level, s.cells, s.sentence, s.removes, s.place, s.contradiction) for s in r.steps])
     digest = hashlib.sha256(repr(full).encode()).hexdigest()[:16]
@@ -73,9 +74,11 @@ def main() -> int:
     ap.add_argument("--work", type=int, default=0, help="a clock.Work of N checks per rating, not --budget")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="rate each puzzle K times a side, keep the fastest")
+    ap.add_argument("--max-level", default="expert", help="the hardest technique level (a generator's phase: hard)")
+    ap.add_argument("--each", action="store_true", help="print every puzzle's CPU seconds on both sides")
     args = ap.parse_args()
     files = [str(Path(f).resolve()) for f in args.files] if args.files else default_files()
-    argv = [str(args.budget), str(args.work)]
+    argv = [str(args.budget), str(args.work), args.max_level]
     workers = [TreeWorker(args.before, WORKER, argv), TreeWorker(args.after, WORKER, argv)]
     # a Work budget stops both trees at the same check: a rating it cuts is compared like a settled one
     cut = () if args.work else ("budget",)
@@ -93,6 +96,9 @@ def main() -> int:
                     r = workers[i].ask(path)
                     if i not in got or r["seconds"] < got[i]["seconds"]:
                         got[i] = r
+            if args.each:
+                print(f"  {Path(path).name}: {got[0]['seconds']:.3f} -> {got[1]['seconds']:.3f} CPU s "
+                      f"{got[0]['state']}/{got[1]['state']}", flush=True)
             for i in (0, 1):
                 secs[i].append(got[i]["seconds"])
                 if not any(s in cut for s in (got[0]["state"], got[1]["state"])):
