@@ -758,14 +758,17 @@ def _forced_record(b: Board):
     return ForcedCells(found, reads, list(b._group_at))
 
 
+@PURE_ONLY
 @pytest.mark.parametrize(("name", "every"), [("10x10/10x10-s16.txt", 3), ("10x10/10x10-s3.txt", 3)])
-def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name, every):
-    # forced keeps each open cell's answer and what its trials read, and works out again only the cells ForcedCells.redo
-    # names: from a rating's grid to a look-ahead trial on it (a few medium passes spread the changes), from one trial
-    # to another (cells gain candidates as well as lose them), to a few cells narrowed at random, and back, every other
-    # cell's kept answer and reads are those worked out afresh on the new grid (on a grid of its own: nothing shared)
+def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name, every, monkeypatch):
+    # forced keeps each open cell's answer and what its trials read (on a grid bigger than ALLOW_LISTS_MAX, made small
+    # here), and works out again only the cells ForcedCells.redo names: from a rating's grid to a look-ahead trial on
+    # it (a few medium passes spread the changes), from one trial to another (cells gain candidates as well as lose
+    # them), to a few cells narrowed at random, and back, every other cell's kept answer and reads are those worked out
+    # afresh on the new grid (on a grid of its own: nothing shared)
     import random
 
+    monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
     rng = random.Random(name)
     compared = kept = found = 0
     for _, base in _grids_of_a_rating(name, every):

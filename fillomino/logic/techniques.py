@@ -1707,6 +1707,7 @@ def _wall_off(b: Board, cand: list[int], c: int, v: int) -> tuple[str | None, Tr
         reason: str | None = "a cell would have no size left"
     else:
         starts = _around(b, [c] + edge)
+        reads += starts
         # the rule checks grow the groups of the starts' fixed sizes and their rooms: they read those sizes only
         for s in starts:
             m = cand[s]
@@ -1715,12 +1716,15 @@ def _wall_off(b: Board, cand: list[int], c: int, v: int) -> tuple[str | None, Tr
         reason = _check_rule(b, cand, starts, reads)
     for m in (c, *edge):  # the scratch copy back to the grid
         cand[m] = b.cand[m]
+    if b.size <= ALLOW_LISTS_MAX:  # forced keeps no record on a small grid (see forced): what it read is not needed
+        answer: tuple[str | None, Trial] = (reason, _NO_TRIAL)
+        keep(b, ("forced", c, v), reads, answer)
+        return answer
     # c itself is read only for the sizes it tries (written over here); the edge and starts for the sizes too
     fixed = set(starts)
     fixed.difference_update(edge)
     fixed.discard(c)
     part = set(reads)
-    part.update(starts)
     part.discard(c)
     answer = (reason, (tuple((m, bit(v)) for m in edge), tuple(fixed), tuple(part), sizes, bit(v)))
     keep(b, ("forced", c, v), [c, *part], answer)
