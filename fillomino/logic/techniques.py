@@ -483,7 +483,7 @@ def _late(ctx: Context) -> bool:
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "no_room", "easy", ctx.nested)
-    opened = b.open_cells()
+    opened = b.open_cells() if ctx.dirty is None else []  # (only the whole grid's rooms walk them)
     found: dict[int, dict[int, int]] = {}
     fixed_sizes = 0
     for g in b.groups():
@@ -1614,16 +1614,17 @@ class ForcedCells:
         self.found = found
         self.reads = reads
         self.group_at = group_at
-        self._readers: tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]]] | \
-            None = None
+        self._readers: tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]],
+                             dict[int, int]] | None = None
 
     def __reduce__(self) -> tuple:
         # compiled, a class with its own __init__ is rebuilt by calling it (see SizeAreas)
         return (ForcedCells, (self.found, self.reads, self.group_at))
 
-    def readers(self) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]]]:
-        """Per kind of read of Trial, cell -> the open cells whose trials read it so (made once, when a grid first
-        starts from this one)."""
+    def readers(self) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]],
+                               dict[int, int]]:
+        """Per kind of read of Trial, cell -> the open cells whose trials read it so, and per cell the sizes any
+        trial reads it for (made once, when a grid first starts from this one)."""
         out = self._readers
         if out is None:
             edges: dict[int, list[tuple[int, int]]] = {}
@@ -1643,7 +1644,8 @@ class ForcedCells:
                             index[x] = [c]
                         elif got[-1] != c:
                             got.append(c)
-            out = self._readers = (edges, starts, sized)
+            read_sizes = {x: _or_sizes(self.reads, cs) for x, cs in sized.items()}
+            out = self._readers = (edges, starts, sized, read_sizes)
         return out
 
     def redo(self, b: Board, old: list[int], differing: list[int]) -> set[int]:
@@ -1654,7 +1656,7 @@ class ForcedCells:
         at = b._group_at
         assert at is not None
         cand, then, nbrs, reads = b.cand, self.group_at, b.nbrs, self.reads
-        edges, starts, sized = self.readers()
+        edges, starts, sized, read_sizes = self.readers()
         out: set[int] = set()
         seen: set[int] = set()
         for x in differing:
@@ -1677,17 +1679,27 @@ class ForcedCells:
                 if mine is not None and mine[4] & ~now:  # lost a size it tried (no other size joins them)
                     out.add(x)
             e = edges.get(x)
-            if e is not None:
+            # with three sizes or more on both grids the cell stays open without any one of them
+            if e is not None and (was.bit_count() < 3 or now.bit_count() < 3):
                 for c, b_v in e:
                     if single(was & ~b_v) != single(now & ~b_v):
                         out.add(c)
             r = sized.get(x)
             if r is not None:
                 touched = _sizes_touched(was, now)
-                for c in r:
-                    if reads[c][3] & touched:
-                        out.add(c)
+                if touched & read_sizes[x]:
+                    for c in r:
+                        if reads[c][3] & touched:
+                            out.add(c)
         return out
+
+
+def _or_sizes(reads: dict[int, Trial], cells: list[int]) -> int:
+    """The sizes the trials of these cells read (Trial's fourth field), together."""
+    out = 0
+    for c in cells:
+        out |= reads[c][3]
+    return out
 
 
 def _wall_off(b: Board, cand: list[int], c: int, v: int) -> tuple[str | None, Trial]:
