@@ -759,7 +759,7 @@ def _forced_record(b: Board):
 
 
 @PURE_ONLY
-@pytest.mark.parametrize(("name", "every"), [("10x10/10x10-s16.txt", 3), ("10x10/10x10-s3.txt", 3)])
+@pytest.mark.parametrize(("name", "every"), [("10x10/10x10-s16.txt", 5), ("10x10/10x10-s3.txt", 5)])
 def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name, every, monkeypatch):
     # forced keeps each open cell's answer and what its trials read (on a grid bigger than ALLOW_LISTS_MAX, made small
     # here), and works out again only the cells ForcedCells.redo names: from a rating's grid to a look-ahead trial on
