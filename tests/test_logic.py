@@ -742,6 +742,92 @@ def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_f
     assert compared and redone and reused
 
 
+def _forced_record(b: Board):
+    """forced's record of a grid worked out afresh: every open cell's answer and what its trials read."""
+    from fillomino.logic.techniques import ForcedCells, _forced_at
+
+    b.groups()
+    cand = list(b.cand)
+    found, reads = {}, {}
+    for c in b.open_cells():
+        answer, trial = _forced_at(b, cand, c, None)
+        if answer is not None:
+            found[c] = answer
+        if trial[4]:
+            reads[c] = trial
+    return ForcedCells(found, reads, list(b._group_at))
+
+
+@PURE_ONLY
+@pytest.mark.parametrize(("name", "every"), [("10x10/10x10-s16.txt", 5), ("10x10/10x10-s3.txt", 5)])
+def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name, every, monkeypatch):
+    # forced keeps each open cell's answer and what its trials read (on a grid bigger than ALLOW_LISTS_MAX, made small
+    # here), and works out again only the cells ForcedCells.redo names: from a rating's grid to a look-ahead trial on
+    # it (a few medium passes spread the changes), from one trial to another (cells gain candidates as well as lose
+    # them), to a few cells narrowed at random, and back, every other cell's kept answer and reads are those worked out
+    # afresh on the new grid (on a grid of its own: nothing shared)
+    import random
+
+    monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
+    rng = random.Random(name)
+    compared = kept = found = 0
+    for _, base in _grids_of_a_rating(name, every):
+        opened = base.open_cells()
+        if not opened:
+            continue
+        base.groups()
+        grids = [base]
+        for passes in (0, 4, 4):
+            trial = base.copy()
+            c = rng.choice(opened)
+            trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
+            trial.log.append(c)
+            trial.changed([c])
+            if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
+                                   nested=True).state != "contradiction":
+                grids.append(trial)
+        for _ in range(2):  # and a few cells narrowed at random, some of them fixed (the answers need not hold)
+            trial = base.copy()
+            for c in rng.sample(opened, min(len(opened), 8)):
+                sizes = values_of(trial.cand[c])
+                keep = [rng.choice(sizes)] if rng.random() < 0.4 else rng.sample(sizes, rng.randint(1, len(sizes)))
+                trial.cand[c] = sum(1 << v for v in keep)
+            trial.changed()
+            grids.append(trial)
+        records = {id(g): _forced_record(g) for g in grids}
+        for old, new in [(a, b) for a in grids for b in grids if a is not b]:
+            new.groups()
+            fresh = _forced_record(Board(new.rows, new.cols, list(new.cand)))
+            redo = records[id(old)].redo(new, old.cand, [c for c in range(new.size) if old.cand[c] != new.cand[c]])
+            was = records[id(old)]
+            for c in new.open_cells():
+                if c in redo:
+                    continue
+                assert was.found.get(c) == fresh.found.get(c), (c, old.cand[c], new.cand[c])
+                a, b = was.reads.get(c), fresh.reads.get(c)
+                assert (a is None) == (b is None) and (a is None or [set(x) for x in a[:3]] + list(a[3:]) ==
+                                                       [set(x) for x in b[:3]] + list(b[3:]))
+                kept += 1
+                found += c in fresh.found
+            compared += 1
+    assert compared and kept and found
+
+
+@PURE_ONLY
+@pytest.mark.parametrize("name", ["06x06/hard-6x6-s1.txt", "10x10/10x10-s16.txt", "10x10/10x10-s3.txt"])
+def test_forced_answers_carried_over_per_cell_take_the_same_steps(name, monkeypatch):
+    # forced keeps each cell's answer with a big grid (ALLOW_LISTS_MAX made small here) and works out only the cells
+    # whose reads differ: the same steps as the whole grid every pass, in the look-ahead too
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = _steps(puzzle, False, 150)
+    monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
+    calls = []
+    redo = techniques.ForcedCells.redo
+    monkeypatch.setattr(techniques.ForcedCells, "redo", lambda self, *a: calls.append(1) or redo(self, *a))
+    assert _steps(puzzle, True, 150) == whole
+    assert calls
+
+
 def _clues(name: str) -> tuple[int, ...]:
     return tuple(read_puzzle(str(ROOT / "corpus" / name)).clues)
 

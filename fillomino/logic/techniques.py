@@ -483,7 +483,7 @@ def _late(ctx: Context) -> bool:
 
 def no_room(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "no_room", "easy", ctx.nested)
-    opened = b.open_cells()
+    opened = b.open_cells() if ctx.dirty is None else []  # (only the whole grid's rooms walk them)
     found: dict[int, dict[int, int]] = {}
     fixed_sizes = 0
     for g in b.groups():
@@ -1498,48 +1498,214 @@ def forced(b: Board, ctx: Context) -> list[LogicStep]:
     b.groups()
     changes = None if ctx.dirty is None else changes_of(b, ctx.dirty)
     cand = list(b.cand)  # a scratch copy each trial writes into and puts back
-    at, nbrs = b._group_at, b.nbrs
+    at = b._group_at
     assert at is not None
-    for c in b.open_cells():
-        mc = b.cand[c]
-        near: dict[int, int] = {}
-        joins: list[Group] = []
-        for m in nbrs[c]:
-            h = at[m]
-            if h is not None and all(h is not k for k in joins):
-                joins.append(h)
-                near[h.value] = near.get(h.value, 0) + len(h.cells)
-        # writing v does not complete a group unless it joins v - 1 cells (a 1: none): nothing is walled off
-        sizes = [v for v, joined in near.items() if joined + 1 == v and mc >> v & 1]
-        if mc & 2 and 1 not in near:
-            sizes.append(1)
-        if not sizes:
+    # on a big grid each open cell's answer is kept with the grid and worked out again only where a cell it read
+    # differs (a trial's changes are spread, but each cell reads a few dozen cells)
+    big = ctx.incremental and b.size > ALLOW_LISTS_MAX
+    base = _kept_on_grid(b, ctx, ("forced cells",), any_last=False) if big else None
+    keeping = big and not ctx.nested
+    found: dict[int, tuple[int, str]] = {}
+    reads: dict[int, Trial] = {}
+    if base is None:
+        todo = b.open_cells()
+    else:
+        snap, was = base
+        redo = was.redo(b, snap[0], _differing(b, snap))
+        cand_now = b.cand
+        todo = sorted(c for c in redo if cand_now[c] & (cand_now[c] - 1))
+        found = {c: a for c, a in was.found.items() if c not in redo}
+        if keeping:
+            reads = {c: r for c, r in was.reads.items() if c not in redo}
+    cols = b.cols
+    # a kept record needs every cell's answer: only a call that keeps none looks near the changes alone
+    look = None if keeping or changes is None else changes.near_s(b)
+    for c in todo:
+        answer, cell_reads = _forced_at(b, cand, c, look)
+        if answer is not None:
+            found[c] = answer
+        if keeping and cell_reads[4]:  # (a trial ran)
+            reads[c] = cell_reads
+    for c in sorted(found):
+        if changes is not None and not _forced_near(b, changes.near_s(b), c, cols):
             continue
-        sizes.sort()
-        # the trial reads the cell, the groups it joins, their edge and the groups beyond it (and their room)
-        if changes is not None:
-            box = (c // b.cols, c // b.cols, c % b.cols, c % b.cols)
-            for h in joins:
-                box = union_box(box, b.box(h))
-            if not changes.near_s(b).box(box, 4):
-                continue
-        bad = 0
-        why = ""
-        for v in sizes:
-            known = recall(b, ("forced", c, v))
-            reason = _wall_off(b, cand, c, v) if known is _MISSING else cast("str | None", known)
-            if reason:
-                bad |= bit(v)
-                why = why or f"{v} completes a {v} there and then {reason}"
-        if bad:
-            p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, values_of(bad)))}: writing {why}", {c: bad})
+        bad, why = found[c]
+        p.add([c], f"{b.name(c)} cannot be {'/'.join(map(str, values_of(bad)))}: writing {why}", {c: bad})
+    if keeping:
+        _keep_on_grid(b, ctx, ("forced cells",), ForcedCells(found, reads, list(at)))
     return p.steps
 
 
-def _wall_off(b: Board, cand: list[int], c: int, v: int) -> str | None:
+def _forced_near(b: Board, near_s: Near, c: int, cols: int) -> bool:
+    """Whether forced's trials at c may read a changed cell (``Changes.near_s``): the cell, the groups it joins,
+    their edge and the groups beyond it (and their room)."""
+    at = b._group_at
+    assert at is not None
+    box = (c // cols, c // cols, c % cols, c % cols)
+    for m in b.nbrs[c]:
+        h = at[m]
+        if h is not None:
+            box = union_box(box, b.box(h))
+    return near_s.box(box, 4)
+
+
+def _completing(b: Board, c: int) -> int:
+    """The sizes (a bitset) that would complete a group if written at c, whatever c allows: v when the groups of v
+    beside it have v - 1 cells, and 1 when no 1 is beside it."""
+    at, nbrs = b._group_at, b.nbrs
+    assert at is not None
+    near: dict[int, int] = {}
+    joins: list[Group] = []
+    for m in nbrs[c]:
+        h = at[m]
+        if h is not None and all(h is not k for k in joins):
+            joins.append(h)
+            near[h.value] = near.get(h.value, 0) + len(h.cells)
+    out = 0 if 1 in near else 2
+    for v, joined in near.items():
+        if joined + 1 == v:
+            out |= bit(v)
+    return out
+
+
+def _forced_at(b: Board, cand: list[int], c: int, near_s: Near | None) -> tuple[tuple[int, str] | None, Trial]:
+    """forced at one open cell: (the sizes that go, as a bitset, and why; or None) and what its trials read (see
+    Trial; beyond which sizes the cell allows and which group each neighbour is in, which tell the sizes it tries).
+    With ``near_s``, nothing unless its trials may read a changed cell."""
+    # writing v does not complete a group unless it joins v - 1 cells (a 1: none): nothing is walled off
+    sizes = _completing(b, c) & b.cand[c]
+    if not sizes:
+        return None, _NO_TRIAL
+    if near_s is not None and not _forced_near(b, near_s, c, b.cols):
+        return None, _NO_TRIAL
+    bad = 0
+    why = ""
+    read = _NO_TRIAL
+    for v in set_bits(sizes):
+        known = recall(b, ("forced", c, v))
+        reason, trial = _wall_off(b, cand, c, v) if known is _MISSING else cast("tuple[str | None, Trial]", known)
+        read = trial if not read[4] else (read[0] + trial[0], read[1] + trial[1], read[2] + trial[2],
+                                                 read[3] | trial[3], read[4] | trial[4])
+        if reason:
+            bad |= bit(v)
+            why = why or f"{v} completes a {v} there and then {reason}"
+    return ((bad, why) if bad else None), read
+
+
+Trial = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int, int]
+"""What a forced trial at c read besides c: (the edge it walls off, each cell with the size it loses there, read
+for being fixed and at what once without that size; the other cells its rule checks start from, read for being
+fixed and at what; the cells read for some sizes, the edge and the starts included; those sizes, as a bitset: the
+size written and the fixed sizes of the starts, whose groups and rooms the checks grow). Its answer holds while
+none of the first two is fixed on one side only or at another size (the edge without its size) and none of the
+third gains, loses or is fixed at one of the sizes on one side only. Last, the size written (a bitset), so that
+a cell's trials together say which sizes it tried."""
+_NO_TRIAL: Trial = ((), (), (), 0, 0)
+
+
+class ForcedCells:
+    """forced's work on one grid: the open cells where some size goes (cell -> (the sizes, as a bitset, and why)),
+    what each open cell's trials read (see Trial), and the group each cell was in."""
+
+    __slots__ = ("found", "reads", "group_at", "_readers")
+
+    def __init__(self, found: dict[int, tuple[int, str]], reads: dict[int, Trial],
+                 group_at: list[Group | None]) -> None:
+        self.found = found
+        self.reads = reads
+        self.group_at = group_at
+        self._readers: tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]],
+                             dict[int, int]] | None = None
+
+    def __reduce__(self) -> tuple:
+        # compiled, a class with its own __init__ is rebuilt by calling it (see SizeAreas)
+        return (ForcedCells, (self.found, self.reads, self.group_at))
+
+    def readers(self) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]], dict[int, list[int]],
+                               dict[int, int]]:
+        """Per kind of read of Trial, cell -> the open cells whose trials read it so, and per cell the sizes any
+        trial reads it for (made once, when a grid first starts from this one)."""
+        out = self._readers
+        if out is None:
+            edges: dict[int, list[tuple[int, int]]] = {}
+            starts: dict[int, list[int]] = {}
+            sized: dict[int, list[int]] = {}
+            for c, (edge, fixed, part, _, _) in self.reads.items():
+                for x, b_v in edge:
+                    got_e = edges.get(x)
+                    if got_e is None:
+                        edges[x] = [(c, b_v)]
+                    else:
+                        got_e.append((c, b_v))
+                for index, cells in ((starts, fixed), (sized, part)):
+                    for x in cells:
+                        got = index.get(x)
+                        if got is None:
+                            index[x] = [c]
+                        elif got[-1] != c:
+                            got.append(c)
+            read_sizes = {x: _or_sizes(self.reads, cs) for x, cs in sized.items()}
+            out = self._readers = (edges, starts, sized, read_sizes)
+        return out
+
+    def redo(self, b: Board, old: list[int], differing: list[int]) -> set[int]:
+        """The cells whose answer may differ on ``b``, given this grid's candidates (``old``) and the cells whose
+        candidates differ (see Trial): such a cell when it gained or lost a size it would try; when it was fixed
+        or became fixed, the cells around its group on either grid (a group's extent changes only with a cell of it
+        or beside it fixed on one side only); the cells whose trials read it as Trial says."""
+        at = b._group_at
+        assert at is not None
+        cand, then, nbrs, reads = b.cand, self.group_at, b.nbrs, self.reads
+        edges, starts, sized, read_sizes = self.readers()
+        out: set[int] = set()
+        seen: set[int] = set()
+        for x in differing:
+            was, now = old[x], cand[x]
+            if single(was) != single(now):
+                out.add(x)
+                for g in (at[x], then[x]):  # x is in one: its neighbours are around it
+                    if g is not None and id(g) not in seen:
+                        seen.add(id(g))
+                        for y in g.cells:
+                            out.update(nbrs[y])
+                r = starts.get(x)
+                if r is not None:
+                    out.update(r)
+            elif now & ~was:  # (another grid's: a size gained may be one to try)
+                if (was ^ now) & _completing(b, x):
+                    out.add(x)
+            else:
+                mine = reads.get(x)
+                if mine is not None and mine[4] & ~now:  # lost a size it tried (no other size joins them)
+                    out.add(x)
+            e = edges.get(x)
+            # with three sizes or more on both grids the cell stays open without any one of them
+            if e is not None and (was.bit_count() < 3 or now.bit_count() < 3):
+                for c, b_v in e:
+                    if single(was & ~b_v) != single(now & ~b_v):
+                        out.add(c)
+            r = sized.get(x)
+            if r is not None:
+                touched = _sizes_touched(was, now)
+                if touched & read_sizes[x]:
+                    for c in r:
+                        if reads[c][3] & touched:
+                            out.add(c)
+        return out
+
+
+def _or_sizes(reads: dict[int, Trial], cells: list[int]) -> int:
+    """The sizes the trials of these cells read (Trial's fourth field), together."""
+    out = 0
+    for c in cells:
+        out |= reads[c][3]
+    return out
+
+
+def _wall_off(b: Board, cand: list[int], c: int, v: int) -> tuple[str | None, Trial]:
     """forced's trial: write v at c (completing a group), take v from the cells around the group, and say what
-    rule that breaks (None: none). ``cand`` is a scratch copy of the grid's candidates, given back as it was;
-    the answer is kept in b.memo with every cell the trial read."""
+    rule that breaks (None: none), with what the trial read. ``cand`` is a scratch copy of the grid's candidates,
+    given back as it was; the answer is kept in b.memo with every cell the trial read."""
     cand[c] = bit(v)
     g = group_of(c, cand, b.nbrs)
     around_g = boundary(g, b.nbrs)
@@ -1547,16 +1713,34 @@ def _wall_off(b: Board, cand: list[int], c: int, v: int) -> str | None:
     for m in edge:
         cand[m] &= ~bit(v)
     reads = [*g, *around_g]
+    starts: list[int] = []
+    sizes = bit(v)
     if any(not cand[m] for m in edge):
         reason: str | None = "a cell would have no size left"
     else:
         starts = _around(b, [c] + edge)
         reads += starts
+        # the rule checks grow the groups of the starts' fixed sizes and their rooms: they read those sizes only
+        for s in starts:
+            m = cand[s]
+            if m and not m & (m - 1):
+                sizes |= m
         reason = _check_rule(b, cand, starts, reads)
     for m in (c, *edge):  # the scratch copy back to the grid
         cand[m] = b.cand[m]
-    keep(b, ("forced", c, v), reads, reason)
-    return reason
+    if b.size <= ALLOW_LISTS_MAX:  # forced keeps no record on a small grid (see forced): what it read is not needed
+        answer: tuple[str | None, Trial] = (reason, _NO_TRIAL)
+        keep(b, ("forced", c, v), reads, answer)
+        return answer
+    # c itself is read only for the sizes it tries (written over here); the edge and starts for the sizes too
+    fixed = set(starts)
+    fixed.difference_update(edge)
+    fixed.discard(c)
+    part = set(reads)
+    part.discard(c)
+    answer = (reason, (tuple((m, bit(v)) for m in edge), tuple(fixed), tuple(part), sizes, bit(v)))
+    keep(b, ("forced", c, v), [c, *part], answer)
+    return answer
 
 
 # ---- look-ahead -----------------------------------------------------------------------------------
