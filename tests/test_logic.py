@@ -706,17 +706,7 @@ def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_f
         opened = base.open_cells()
         if not opened:
             continue
-        base.groups()  # worked out before the copies, as in a look-ahead: the groups no change touches are shared
-        grids = [base]
-        for passes in (0, 4, 4):
-            trial = base.copy()
-            c = rng.choice(opened)
-            trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
-            trial.log.append(c)
-            trial.changed([c])
-            if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
-                                   nested=True).state != "contradiction":
-                grids.append(trial)
+        grids = _trial_grids(name, base, opened, rng)
         for old, new in [(a, b) for a in grids for b in grids if a is not b]:
             old.groups()
             new.groups()
@@ -740,6 +730,23 @@ def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_f
                 redone += bool(changed.get(v))
                 reused += sum(1 for k, (g, cells) in got.reach.items() if k in was.reach and was.reach[k][1] is cells)
     assert compared and redone and reused
+
+
+def _trial_grids(name: str, base: Board, opened: list[int], rng) -> list[Board]:
+    """A rating's grid and look-ahead trials on it: a random open cell fixed at one of its sizes, then 0, 4 and 4
+    medium passes (the trials that break no rule)."""
+    base.groups()  # worked out before the copies, as in a look-ahead: the groups no change touches are shared
+    grids = [base]
+    for passes in (0, 4, 4):
+        trial = base.copy()
+        c = rng.choice(opened)
+        trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
+        trial.log.append(c)
+        trial.changed([c])
+        if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
+                               nested=True).state != "contradiction":
+            grids.append(trial)
+    return grids
 
 
 def _forced_record(b: Board):
@@ -775,17 +782,7 @@ def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name,
         opened = base.open_cells()
         if not opened:
             continue
-        base.groups()
-        grids = [base]
-        for passes in (0, 4, 4):
-            trial = base.copy()
-            c = rng.choice(opened)
-            trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
-            trial.log.append(c)
-            trial.changed([c])
-            if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
-                                   nested=True).state != "contradiction":
-                grids.append(trial)
+        grids = _trial_grids(name, base, opened, rng)
         for _ in range(2):  # and a few cells narrowed at random, some of them fixed (the answers need not hold)
             trial = base.copy()
             for c in rng.sample(opened, min(len(opened), 8)):
