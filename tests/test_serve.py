@@ -185,6 +185,58 @@ def test_a_cancelled_question_kills_its_worker() -> None:
     asyncio.run(go())
 
 
+def test_no_worker_starts_while_a_first_panel_is_answered(monkeypatch) -> None:
+    # starting a worker takes a core for about 0.15 s: while the verdict or the loose cells are worked out it waits
+    # until they are answered; the other panels' questions start them as before
+    from fillomino.serve import workers
+
+    started: list[int] = []
+
+    class Fake:
+        def __init__(self) -> None:
+            self.answer: asyncio.Future | None = None
+            self.alive = True
+
+        @classmethod
+        async def start(cls, low_priority: bool = False):
+            started.append(1)
+            return cls()
+
+        async def ask(self, request: dict) -> dict:
+            self.answer = asyncio.get_running_loop().create_future()
+            return await self.answer
+
+        def kill(self) -> None:
+            self.alive = False
+
+    monkeypatch.setattr(workers, "Worker", Fake)
+
+    async def go() -> None:
+        pool = Pool(warm=2)
+        for first, other in (("verdict", "count"), ("loose", "level")):
+            started.clear()
+            pool.idle = [Fake(), Fake()]
+            asked = asyncio.get_running_loop().create_task(pool.run({"panel": first}))
+            await asyncio.sleep(0.01)
+            assert pool.first_running == 1 and not started  # one idle worker left, and none started beside it
+            (worker,) = pool.busy
+            worker.answer.set_result({"status": "unique"})
+            assert await asked == {"status": "unique"}
+            await asyncio.sleep(0.01)
+            assert pool.first_running == 0 and len(pool.idle) == 2
+            asked = asyncio.get_running_loop().create_task(pool.run({"panel": other}))
+            await asyncio.sleep(0.01)
+            assert started  # not a first panel: the pool tops up its idle workers at once
+            (worker,) = pool.busy
+            asked.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asked
+            assert not worker.alive and pool.first_running == 0
+        await pool.close()
+
+    asyncio.run(go())
+
+
 def test_listening_address_checks() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4")

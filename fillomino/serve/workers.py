@@ -22,7 +22,11 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 READY = 2
-"""Idle workers started at once after one was used or killed: the page's first two panels need them."""
+"""Idle workers started soon after one was used or killed: the page's first two panels need them."""
+
+FIRST_PANELS = frozenset({"verdict", "loose"})
+"""The panels the page asks first after each edit (and waits on): no worker starts while one of them runs, since
+starting one costs a core about 0.15 s, which it would take from them on a two-core machine."""
 
 
 class Worker:
@@ -72,6 +76,8 @@ class Pool:
         self.idle: list[Worker] = []
         self.busy: set[Worker] = set()
         self.closed = False
+        self.first_running = 0
+        """Questions of FIRST_PANELS being answered now."""
         self._tasks: set[asyncio.Task] = set()
 
     async def _start_one(self) -> None:
@@ -82,8 +88,11 @@ class Pool:
             self.idle.append(worker)
 
     def top_up(self) -> None:
-        """Start workers in the background: ``READY`` idle ones at once (the next edit's first panels),
-        the rest up to ``warm`` only while no question runs, so starting them never slows an answer."""
+        """Start workers in the background: none while a first panel is being answered, then ``READY`` idle ones
+        (the next edit's first panels), the rest up to ``warm`` only while no question runs, so starting them never
+        slows an answer."""
+        if self.first_running:
+            return
         want = self.warm if not self.busy else min(self.warm, READY)
         while not self.closed and len(self.idle) + len(self._tasks) < want:
             task = asyncio.get_running_loop().create_task(self._start_one())
@@ -95,23 +104,28 @@ class Pool:
         while self.idle and not self.idle[-1].alive:
             self.idle.pop()
         worker = self.idle.pop() if self.idle else await Worker.start()
+        first = request.get("panel") in FIRST_PANELS
+        self.first_running += first
         self.busy.add(worker)
         self.top_up()
         try:
             answer = await worker.ask(request)
         except BaseException:
             worker.kill()
-            self.busy.discard(worker)
+            self._off_duty(worker, first)
             self.top_up()
             raise
-        finally:
-            self.busy.discard(worker)
+        self._off_duty(worker, first)
         if not self.closed and worker.alive and len(self.idle) < self.warm:
             self.idle.append(worker)
         else:
             worker.kill()
         self.top_up()
         return answer
+
+    def _off_duty(self, worker: Worker, first: bool) -> None:
+        self.busy.discard(worker)
+        self.first_running -= first
 
     async def close(self) -> None:
         self.closed = True
