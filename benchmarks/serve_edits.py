@@ -68,12 +68,12 @@ from benchmarks.stats import percentile  # noqa: E402
 from fillomino.formats import read_puzzle, write_id  # noqa: E402
 from fillomino.puzzle import Puzzle, cell_name  # noqa: E402
 from fillomino.serve.ahead import process_cpu  # noqa: E402
+from fillomino.serve.workers import FIRST_PANELS  # noqa: E402
 from fillomino.solvers import solve  # noqa: E402
 from tests.test_serve_support import ahead_state, post, running_server  # noqa: E402
 
 EXTERNAL = ROOT.parent / "shared" / "corpus-external"
 DEFAULT_PUZZLE = "janko-007.txt"
-FIRST_PANELS = ("verdict", "loose")
 
 
 class Page:
