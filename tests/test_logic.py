@@ -702,11 +702,7 @@ def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_f
 
     rng = random.Random(name)
     compared = redone = reused = 0
-    for _, base in _grids_of_a_rating(name, every):
-        opened = base.open_cells()
-        if not opened:
-            continue
-        grids = _trial_grids(name, base, opened, rng)
+    for _, grids in _trial_grids(name, every, rng):
         for old, new in [(a, b) for a in grids for b in grids if a is not b]:
             old.groups()
             new.groups()
@@ -732,21 +728,26 @@ def test_new_region_areas_carried_over_from_another_grid_are_the_areas_counted_f
     assert compared and redone and reused
 
 
-def _trial_grids(name: str, base: Board, opened: list[int], rng) -> list[Board]:
-    """A rating's grid and look-ahead trials on it: a random open cell fixed at one of its sizes, then 0, 4 and 4
-    medium passes (the trials that break no rule)."""
-    base.groups()  # worked out before the copies, as in a look-ahead: the groups no change touches are shared
-    grids = [base]
-    for passes in (0, 4, 4):
-        trial = base.copy()
-        c = rng.choice(opened)
-        trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
-        trial.log.append(c)
-        trial.changed([c])
-        if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
-                               nested=True).state != "contradiction":
-            grids.append(trial)
-    return grids
+def _trial_grids(name: str, every: int, rng) -> Iterator[tuple[list[int], list[Board]]]:
+    """For every ``every``-th grid of the puzzle's rating with open cells: its open cells, and it (first) with
+    look-ahead trials on it: a random open cell fixed at one of its sizes, then 0, 4 and 4 medium passes (the
+    trials that break no rule)."""
+    for _, base in _grids_of_a_rating(name, every):
+        opened = base.open_cells()
+        if not opened:
+            continue
+        base.groups()  # worked out before the copies, as in a look-ahead: the groups no change touches are shared
+        grids = [base]
+        for passes in (0, 4, 4):
+            trial = base.copy()
+            c = rng.choice(opened)
+            trial.cand[c] = 1 << rng.choice(values_of(trial.cand[c]))
+            trial.log.append(c)
+            trial.changed([c])
+            if not passes or solve(trial, _clues(name), max_level="medium", max_passes=passes,
+                                   nested=True).state != "contradiction":
+                grids.append(trial)
+        yield opened, grids
 
 
 def _forced_record(b: Board):
@@ -778,11 +779,8 @@ def test_forced_answers_kept_with_another_grid_are_those_worked_out_afresh(name,
     monkeypatch.setattr(techniques, "ALLOW_LISTS_MAX", 0)
     rng = random.Random(name)
     compared = kept = found = 0
-    for _, base in _grids_of_a_rating(name, every):
-        opened = base.open_cells()
-        if not opened:
-            continue
-        grids = _trial_grids(name, base, opened, rng)
+    for opened, grids in _trial_grids(name, every, rng):
+        base = grids[0]
         for _ in range(2):  # and a few cells narrowed at random, some of them fixed (the answers need not hold)
             trial = base.copy()
             for c in rng.sample(opened, min(len(opened), 8)):
