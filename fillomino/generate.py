@@ -563,7 +563,8 @@ class _LevelCarver:
     The steps only take candidates away and their order does not change where they end, so the grid where a
     rating got stuck stands for its clues: a set holding those clues is rated from that grid with the set's
     other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
-    there already (a grid stuck at a phase no lower).
+    there already (a grid stuck at a phase no lower). A rating of a clue set whose solve at easy or medium got stuck
+    carries that solve on with the higher phase's techniques (``_Attempt.carry_on``): the steps of a fresh solve.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
