@@ -65,6 +65,19 @@ STUCK_GRIDS = 8
 """Grids of stuck ratings kept per answer to start later ratings from: the useful ones are a failed chunk's, asked
 about its halves right after."""
 
+STUCK_SOLVES = 16
+"""Stuck solves kept per answer to carry on at a higher phase (see ``_Attempt.carry_on``): most are carried on
+within a few ratings of getting stuck."""
+
+CARRIED_PHASES = 2
+"""Solves stuck at the first CARRIED_PHASES phases (easy and medium, which have no look-ahead) are kept to carry on:
+a look-ahead would run once more on the stuck grid, its checks not known to the budget (see ``CARRY_ON_CHECKS``)."""
+
+CARRY_ON_CHECKS = 2
+"""Budget checks a stuck solve carried on makes that a fresh solve at the higher phase does not: the stuck run's
+last (before it ended stuck) and the new run's first (before its first pass); tests/test_generate_levels.py checks
+that the two then end with the same budget left."""
+
 PROVED_KEPT = 8
 """Clue sets proved unique kept per answer: the sets asked about that hold one are mostly the halves of a failed
 chunk, asked right after it."""
@@ -550,7 +563,8 @@ class _LevelCarver:
     The steps only take candidates away and their order does not change where they end, so the grid where a
     rating got stuck stands for its clues: a set holding those clues is rated from that grid with the set's
     other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
-    there already (a grid stuck at a phase no lower).
+    there already (a grid stuck at a phase no lower). A rating of a clue set whose solve at easy or medium got stuck
+    carries that solve on with the higher phase's techniques (``_Attempt.carry_on``): the steps of a fresh solve.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
@@ -575,6 +589,9 @@ class _LevelCarver:
         """What the ratings so far tell about each clue set asked about."""
         self.stuck_grids: list[_StuckGrid] = []
         """The last STUCK_GRIDS grids where a rating got stuck."""
+        self.stuck_solves: dict[frozenset[int], _Attempt] = {}
+        """The last STUCK_SOLVES solves from the clues alone that got stuck below the top phase, by clue set: a rating
+        of the same set at a higher phase carries one on instead of making its steps again."""
         self.proved: list[frozenset[int]] = []
         """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
         self.kept_phase: int | None = None
@@ -660,11 +677,18 @@ class _LevelCarver:
             return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
         if self.orders > 1:
             base = None  # a solve carried on has no steps to rate the order's end: worth it only in one-order runs
-        attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
         self.ratings += 1
         # stopping once the removal is fixed needs the clues before it solved by this phase's techniques
         early = self.kept_phase is not None and self.kept_phase <= top
-        state = attempt.run_until_fixed(removal if early else None)
+        until = removal if early else None
+        lower = self.stuck_solves.pop(remaining, None) if base is None else None
+        if lower is not None and (until is None or not until <= lower.solve.fixed()):
+            # a fresh solve at this phase would pass the lower one's stuck grid without stopping, then go on from it
+            attempt = lower
+            state = attempt.carry_on(phase, until)
+        else:
+            attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
+            state = attempt.run_until_fixed(until)
         if state == "budget":
             self.timeouts += 1
         elif state in ("solved", "fixed"):
@@ -676,8 +700,14 @@ class _LevelCarver:
                 self.last_solved = None
         elif state == "stuck":
             known.stuck = max(known.stuck, top)
-            self.stuck_grids.append(_StuckGrid(top, remaining, attempt.solve.candidates(), attempt.solve.fixed()))
+            # a copy: the solve's own grid changes if it is carried on at a higher phase
+            self.stuck_grids.append(_StuckGrid(top, remaining, list(attempt.solve.candidates()),
+                                               attempt.solve.fixed()))
             del self.stuck_grids[:-STUCK_GRIDS]
+            if base is None and top < min(CARRIED_PHASES, len(self.phases) - 1):
+                self.stuck_solves[remaining] = attempt
+                while len(self.stuck_solves) > STUCK_SOLVES:
+                    del self.stuck_solves[next(iter(self.stuck_solves))]
         return state in ("solved", "fixed")
 
     def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:
@@ -862,6 +892,22 @@ class _Attempt:
         """"fixed" once every cell of ``removal`` is fixed (None: carry on to the end), else how the solve ended:
         "solved", "stuck", "budget" or "contradiction"."""
         return self.solve.run(None if removal is None else sorted(removal))
+
+    def carry_on(self, phase: str, until: set[int] | None) -> str:
+        """Carry a solve that got stuck from the clues alone on with the techniques up to ``phase`` (a higher one),
+        as ``run_until_fixed(until)``; ``until`` (None or cells) must not all be fixed on the stuck grid.
+
+        Why the steps are those of a fresh solve at ``phase``: the ladder takes the gentlest technique that makes
+        progress, so the fresh solve makes the stuck solve's very steps (``until`` not yet fixed after any of them,
+        since candidates only shrink), then finds nothing with the lower techniques on the same grid and goes on
+        with the higher ones, as this does (the lower ones, which have no look-ahead, are marked clean on that grid
+        and passed over). A work budget gets back the CARRY_ON_CHECKS checks only the carried-on solve makes, so it
+        runs out where the fresh solve's would."""
+        self.phase = phase
+        self.solve.max_level = phase
+        if isinstance(self.solve.left, Work):
+            self.solve.left.left += CARRY_ON_CHECKS
+        return self.run_until_fixed(until)
 
     def finish(self) -> Rating:
         """The rating with every technique (a logic.Rating): the rest of the solve, with the phase's techniques

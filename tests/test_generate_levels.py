@@ -255,6 +255,54 @@ def test_an_attempt_finished_later_is_the_whole_rating():
                 (full.level, full.score, full.used_level, full.state)
 
 
+def test_a_stuck_solve_carried_on_at_a_higher_phase_is_a_fresh_solve_there():
+    """_Attempt.carry_on: a solve stuck at easy or medium, carried on with harder techniques, makes the steps of a
+    fresh solve at that phase, ends or stops (once given cells are fixed) where it does, and has the same work
+    budget left, so that a budget runs out at the same check (the budgets below end it at, and one check after,
+    the fresh solve's last check; and midway)."""
+    from fillomino import generate as gen
+    from fillomino.generate import RATED_LEVELS
+
+    def solve(carver, clues, phases, until):
+        """(state, work left, steps) of a solve at phases[0] carried on at each next phase, ``until`` in the last."""
+        attempt = gen._Attempt(carver, clues, phases[0])
+        attempt.run_until_fixed(None if len(phases) > 1 else until)
+        for i, phase in enumerate(phases[1:], 2):
+            assert attempt.solve.state == "stuck"
+            if until is not None and until <= attempt.solve.fixed():
+                return None  # the fresh solve stops before this grid: the carver does not carry it on
+            attempt.carry_on(phase, until if i == len(phases) else None)
+        s = attempt.solve
+        return s.state, s.left.left, "".join(step.audit_lines(carver.cols) for step in s.steps)
+
+    carried = spent = 0
+    for made in (generate(5, 5, 2, level="hard"), generate(6, 6, 1, level="hard"), generate(6, 6, 0, level="expert")):
+        rows, cols = made.puzzle.rows, made.puzzle.cols
+        clues = frozenset(c for c, v in enumerate(made.puzzle.clues) if v)
+        open_cells = [c for c in range(rows * cols) if c not in clues]
+
+        def carver(work, made=made):
+            return gen._LevelCarver(made.solution, symmetry_orbits(made.puzzle.rows, made.puzzle.cols, "none"),
+                                    made.level, False, None, None, None, work)
+
+        stuck = [low for low in RATED_LEVELS[:2] if solve(carver(10**9), clues, [low], None)[0] == "stuck"]
+        for top in RATED_LEVELS[1:]:
+            chains = [[low, top] for low in stuck if RATED_LEVELS.index(low) < RATED_LEVELS.index(top)]
+            if top != "medium" and len(stuck) == 2:
+                chains.append(["easy", "medium", top])
+            assert chains or top == "medium"
+            used = 10**9 - solve(carver(10**9), clues, [top], None)[1]
+            for work in (10**9, used, used - 1, used // 2):
+                for until in (None, set(open_cells[-2:])):
+                    fresh = solve(carver(work), clues, [top], until)
+                    for chain in chains:
+                        got = solve(carver(work), clues, chain, until)
+                        assert got is None or got == fresh, (made.seed, chain, work, until)
+                        carried += got is not None
+                        spent += got is not None and got[0] == "budget"
+    assert carried > 50 and spent > 10
+
+
 def test_the_default_level_is_medium_in_the_library_and_the_cli():
     from fillomino.commands import generate as command
 
