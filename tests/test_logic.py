@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -370,6 +371,64 @@ def test_an_enclosed_clue_free_nine_is_found(external_corpus):
     puzzle = read_puzzle(str(path))
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("closed_area") == 1 and rating.level == "easy"
+    assert_sound(puzzle, rating)
+
+
+@lru_cache(maxsize=None)
+def _all_pictures(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(bruteforce.pictures(rows, cols, [0] * (rows * cols)))
+
+
+def _candidate_grid(pictures: tuple[tuple[int, ...], ...], n: int, data) -> list[int]:
+    """A candidate grid around one of ``pictures``: some cells fixed at its value, the others with extra sizes,
+    now and then without its value."""
+    truth = data.draw(st.sampled_from(pictures))
+    cand = []
+    for v in truth:
+        if data.draw(st.booleans()):
+            cand.append(1 << v)
+            continue
+        extra = data.draw(st.sets(st.integers(1, n), max_size=n))
+        mask = sum(1 << x for x in extra) | 1 << v
+        if data.draw(st.integers(0, 9)) == 0:
+            mask &= ~(1 << v)
+        cand.append(mask or 1 << v)
+    return cand
+
+
+@settings(max_examples=400, deadline=None)
+@given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share"]),
+       data=st.data())
+def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape, name, data):
+    """cut_area and must_share on any candidate grid (see _candidate_grid): they remove no size of a picture the
+    grid still allows, and find a broken rule only when the grid allows none (the brute force's pictures of the
+    empty board are the truth)."""
+    rows, cols = shape
+    n = rows * cols
+    pictures = _all_pictures(rows, cols)
+    cand = _candidate_grid(pictures, n, data)
+    board = Board(rows, cols, list(cand))
+    allowed = [p for p in pictures if all(m >> v & 1 for m, v in zip(cand, p))]
+    try:
+        steps = getattr(techniques, name)(board, techniques.Context([0] * n))
+    except techniques.Contradiction:
+        assert not allowed
+        return
+    for step in steps:
+        assert step.text()
+        for c, v in step.place.items():
+            assert all(p[c] == v for p in allowed), (step.text(), cand)
+        for c, mask in step.masks.items():
+            assert not any(mask >> p[c] & 1 for p in allowed), (step.text(), cand)
+
+
+def test_cut_area_cuts_a_sealed_area_with_the_groups_growing_into_it(external_corpus):
+    path = next(p for p in external_corpus if p.name == "janko-711.txt")  # stuck before cut_area (10x10 rate-m14)
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("cut_area") and rating.level == "hard"
+    step = next(s for s in rating.steps if s.technique == "cut_area")
+    assert "which can grow only into them, must be cut into regions" in step.text()
     assert_sound(puzzle, rating)
 
 
