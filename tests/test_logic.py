@@ -422,14 +422,26 @@ def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape
             assert not any(mask >> p[c] & 1 for p in allowed), (step.text(), cand)
 
 
-def test_cut_area_cuts_a_sealed_area_with_the_groups_growing_into_it(external_corpus):
-    path = next(p for p in external_corpus if p.name == "janko-711.txt")  # stuck before cut_area (10x10 rate-m14)
+def test_cut_area_cuts_an_enclosed_area_too_big_for_closed_area(external_corpus):
+    path = next(p for p in external_corpus if p.name == "janko-575.txt")  # stuck with 18 open cells before it
     puzzle = read_puzzle(str(path))
     rating = rate(puzzle)
-    assert rating.solved and rating.counts.get("cut_area") and rating.level == "hard"
+    assert rating.solved and rating.counts.get("cut_area") == 1
     step = next(s for s in rating.steps if s.technique == "cut_area")
-    assert "which can grow only into them, must be cut into regions" in step.text()
+    assert "(18 cells) must be cut into regions" in step.text()
     assert_sound(puzzle, rating)
+
+
+def test_must_share_puts_a_cell_in_the_region_of_an_open_cell_that_needs_it():
+    # r1c1, left without 1, 2 and 3, is in a region of 4 or more that can only leave it through r1c2
+    puzzle = Puzzle(2, 4, (0, 0, 0, 0, 1, 2, 2, 3))
+    board = Board.from_puzzle(puzzle)
+    board.cand[0] &= ~0b1110  # not 1, 2 or 3
+    steps = techniques.must_share(board, techniques.Context(puzzle.clues))
+    assert steps and steps[0].cells[:2] == [0, 1] and "so the two are one region" in steps[0].text()
+    assert steps[0].masks[1] == 0b1110  # r1c2 loses the sizes r1c1 does not have
+    rating = rate(puzzle)
+    assert_sound(puzzle, rating, engine=False)
 
 
 runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4).map(

@@ -8,7 +8,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import compress
@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from ..clock import Work, past
 from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
-from .candidates import Board, Contradiction, Group, bit, single, values_of
+from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
 POCKET_TRIES = 512
@@ -1890,18 +1890,20 @@ def cut_area(b: Board, ctx: Context) -> list[LogicStep]:
         removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(cells)}
         shrunk = [(c, seen[k]) for k, c in enumerate(cells) if removes[c]]
         if shrunk:
-            p.add(cells, partial(_cut_sentence, b, ctx, cells, groups, shrunk), removes)
+            grow = [who(b, g, ctx) for g in groups]
+            p.add(cells, partial(_cut_sentence, b.rows, b.cols, cells, grow, shrunk), removes)
     return p.steps
 
 
-def _cut_sentence(b: Board, ctx: Context, cells: list[int], groups: list[Group], shrunk: list[tuple[int, int]]) -> str:
-    """cut_area's sentence (a function, so that a look-ahead's run works it out only when it is read): ``shrunk``
-    holds the cells that lose sizes, each with the sizes kept."""
-    kept = "; ".join(f"{b.name(c)} {_sizes(mask)}" for c, mask in shrunk)
-    grow = (", and " + ", ".join(who(b, g, ctx) for g in groups) + ", which can grow only into them,") if groups \
-        else ""
-    return (f"the open {names(b, cells)} ({len(cells)} cells){grow} must be cut into regions, every group "
-            f"reaching its size; the only ways leave {kept}")
+def _cut_sentence(rows: int, cols: int, cells: list[int], grow: list[str], shrunk: list[tuple[int, int]]) -> str:
+    """cut_area's sentence (a function, so that a look-ahead's run works it out only when it is read): ``grow`` names
+    the groups, ``shrunk`` holds the cells that lose sizes, each with the sizes kept."""
+    name = cell_names(rows, cols)
+    kept = "; ".join(f"{name[c]} {_sizes(mask)}" for c, mask in shrunk)
+    shown = ", ".join(name[c] for c in cells[:6]) + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+    groups = (", and " + ", ".join(grow) + ", which can grow only into them,") if grow else ""
+    return (f"the open {shown} ({len(cells)} cells){groups} must be cut into regions, every group reaching its "
+            f"size; the only ways leave {kept}")
 
 
 def _cuts(b: Board, cells: list[int], groups: list[Group]) -> list[int] | None:
@@ -1909,90 +1911,106 @@ def _cuts(b: Board, cells: list[int], groups: list[Group]) -> list[int] | None:
     None when the tries ran out. A region is a connected set of open cells of the area and of its groups (a group
     taken whole), of one size that every one of its open cells allows and its cells count exactly, with no cell of
     that size next to it (a fixed one, or one of a region cut before); every group must be in some region."""
-    cand, nbrs = b.cand, b.nbrs
-    at = b._group_at
-    assert at is not None
-    index = {c: k for k, c in enumerate(cells)}
-    # nodes: the open cells (their index) and the groups (len(cells) + their index), each with a weight and sizes
-    count = len(cells)
-    group_node = {id(g): count + k for k, g in enumerate(groups)}
-    weight = [1] * count + [len(g.cells) for g in groups]
-    masks = [cand[c] for c in cells] + [bit(g.value) for g in groups]
-    members = [[c] for c in cells] + [list(g.cells) for g in groups]
-    adj: list[list[int]] = []
-    for node in range(len(weight)):
-        out: dict[int, None] = {}
-        for c in members[node]:
-            for m in nbrs[c]:
-                k = index.get(m)
-                if k is None:
-                    h = at[m]
-                    k = None if h is None else group_node.get(id(h))
-                if k is not None and k != node:
-                    out[k] = None
-        adj.append(list(out))
-    assigned: dict[int, int] = {}  # cell -> size, for the open cells and groups of the regions cut so far
-    free = [True] * len(weight)
-    seen = [0] * count
-    tries = [0]
+    cutter = _Cutter(b, cells, groups)
+    return cutter.seen if cutter.cut() else None
 
-    def regions(start: int) -> Iterable[tuple[list[int], int, int]]:
+
+class _Cutter:
+    """_cuts' search (methods, not nested functions: a recursive closure is a reference cycle, left to the cyclic
+    GC). Nodes are the open cells (their index in ``cells``) and the groups (after them), each with a weight (its
+    cells), the sizes it allows and its neighbouring nodes."""
+
+    def __init__(self, b: Board, cells: list[int], groups: list[Group]) -> None:
+        cand, nbrs = b.cand, b.nbrs
+        at = b._group_at
+        assert at is not None
+        self.cand, self.nbrs, self.cells = cand, nbrs, cells
+        index = {c: k for k, c in enumerate(cells)}
+        count = self.count = len(cells)
+        group_node = {id(g): count + k for k, g in enumerate(groups)}
+        self.weight = [1] * count + [len(g.cells) for g in groups]
+        self.masks = [cand[c] for c in cells] + [bit(g.value) for g in groups]
+        self.members = [[c] for c in cells] + [list(g.cells) for g in groups]
+        self.adj: list[list[int]] = []
+        for node in range(len(self.weight)):
+            out: dict[int, None] = {}
+            for c in self.members[node]:
+                for m in nbrs[c]:
+                    k = index.get(m)
+                    if k is None:
+                        h = at[m]
+                        k = None if h is None else group_node.get(id(h))
+                    if k is not None and k != node:
+                        out[k] = None
+            self.adj.append(list(out))
+        self.assigned: dict[int, int] = {}  # cell -> size, for the open cells and groups of the regions cut so far
+        self.free = [True] * len(self.weight)
+        self.seen = [0] * count
+        self.tries = 0
+
+    def regions(self, start: int) -> Iterator[tuple[list[int], int, int]]:
         """The connected sets of free nodes holding ``start`` some size still fits: (nodes, sizes, weight)."""
-        def grow(chosen: list[int], frontier: list[int], banned: set[int], mask: int, w: int):
-            yield chosen, mask, w
-            for k, x in enumerate(frontier):
-                w2 = w + weight[x]
-                mask2 = mask & masks[x] & ~((1 << w2) - 1)  # no size below its cell count
-                if not mask2:
-                    continue  # (nor can any set with it and these: sizes only go, cells only come)
-                rest = frontier[k + 1:]
-                ban = banned | set(frontier[:k + 1])
-                new = [y for y in adj[x] if free[y] and y not in ban and y not in rest]
-                yield from grow(chosen + [x], rest + new, ban, mask2, w2)
-        left = sum(w for w, f in zip(weight, free, strict=True) if f)  # no size above the cells still to cut
-        first = masks[start] & ~((1 << weight[start]) - 1) & ((1 << (left + 1)) - 1)
+        left = sum(w for w, f in zip(self.weight, self.free, strict=True) if f)  # no size above the cells to cut
+        first = self.masks[start] & ~((1 << self.weight[start]) - 1) & ((1 << (left + 1)) - 1)
         if first:
-            yield from grow([start], [y for y in adj[start] if free[y]], {start}, first, weight[start])
+            yield from self.grow([start], [y for y in self.adj[start] if self.free[y]], {start}, first,
+                                 self.weight[start])
 
-    def fits(nodes: list[int], v: int) -> bool:
+    def grow(self, chosen: list[int], frontier: list[int], banned: set[int], mask: int,
+             w: int) -> Iterator[tuple[list[int], int, int]]:
+        yield chosen, mask, w
+        weight, masks, adj, free = self.weight, self.masks, self.adj, self.free
+        for k, x in enumerate(frontier):
+            w2 = w + weight[x]
+            mask2 = mask & masks[x] & ~((1 << w2) - 1)  # no size below its cell count
+            if not mask2:
+                continue  # (nor can any set with it and these: sizes only go, cells only come)
+            rest = frontier[k + 1:]
+            ban = banned | set(frontier[:k + 1])
+            new = [y for y in adj[x] if free[y] and y not in ban and y not in rest]
+            yield from self.grow(chosen + [x], rest + new, ban, mask2, w2)
+
+    def fits(self, nodes: list[int], v: int) -> bool:
         """Whether no cell of size v is next to the region (it would join it)."""
-        inside = {c for x in nodes for c in members[x]}
+        inside = {c for x in nodes for c in self.members[x]}
+        cand, assigned, b_v = self.cand, self.assigned, 1 << v
         for c in inside:
-            for m in nbrs[c]:
-                if m not in inside and (assigned.get(m) == v or cand[m] == 1 << v):
+            for m in self.nbrs[c]:
+                if m not in inside and (assigned.get(m) == v or cand[m] == b_v):
                     return False
         return True
 
-    def cut() -> bool:
+    def cut(self) -> bool:
+        """Cut the free nodes every way, recording each whole cut in ``seen``; False when the tries ran out."""
+        count, free = self.count, self.free
         start = next((k for k in range(count) if free[k]), None)
         if start is None:
             if any(free[count:]):
                 return True  # a group left short of its size
-            for k, c in enumerate(cells):
-                seen[k] |= bit(assigned[c])
+            for k, c in enumerate(self.cells):
+                self.seen[k] |= 1 << self.assigned[c]
             return True
-        for nodes, mask, w in regions(start):
-            tries[0] += 1
-            if tries[0] > CUT_AREA_TRIES:
+        for nodes, mask, w in self.regions(start):
+            self.tries += 1
+            if self.tries > CUT_AREA_TRIES:
                 return False
-            if not mask >> w & 1 or not fits(nodes, w):
+            if not mask >> w & 1 or not self.fits(nodes, w):
                 continue
             for x in nodes:
                 free[x] = False
-                for c in members[x]:
-                    assigned[c] = w
+                for c in self.members[x]:
+                    self.assigned[c] = w
             # a group whose open neighbours are all cut can no longer reach its size
-            starved = any(free[x] and not any(free[y] for y in adj[x] if y < count) for x in range(count, len(free)))
-            ok = True if starved else cut()
+            starved = any(free[x] and not any(free[y] for y in self.adj[x] if y < count)
+                          for x in range(count, len(free)))
+            ok = True if starved else self.cut()
             for x in nodes:
                 free[x] = True
-                for c in members[x]:
-                    del assigned[c]
+                for c in self.members[x]:
+                    del self.assigned[c]
             if not ok:
                 return False
         return True
-
-    return seen if cut() else None
 
 
 # ---- look-ahead -----------------------------------------------------------------------------------
