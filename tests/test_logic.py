@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -374,7 +374,7 @@ def test_an_enclosed_clue_free_nine_is_found(external_corpus):
     assert_sound(puzzle, rating)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_pictures(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(bruteforce.pictures(rows, cols, [0] * (rows * cols)))
 
