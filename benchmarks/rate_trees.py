@@ -76,6 +76,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="rate each puzzle K times a side, keep the fastest")
     ap.add_argument("--max-level", default="expert", help="the hardest technique level (a generator's phase: hard)")
     ap.add_argument("--each", action="store_true", help="print every puzzle's CPU seconds on both sides")
+    ap.add_argument("--levels", action="store_true",
+                    help="count the level changes of the last round (a new technique changes ratings by design)")
     args = ap.parse_args()
     files = [str(Path(f).resolve()) for f in args.files] if args.files else default_files()
     argv = [str(args.budget), str(args.work), args.max_level]
@@ -85,6 +87,7 @@ def main() -> int:
     for w in workers:
         print(f"{w.tree}: {w.grid}", file=sys.stderr)
     differ: set[str] = set()
+    changes: dict[tuple[str, str], list[str]] = {}
     code = 0
     for rnd in range(args.rounds):
         secs: list[list[float]] = [[], []]
@@ -98,7 +101,11 @@ def main() -> int:
                         got[i] = r
             if args.each:
                 print(f"  {Path(path).name}: {got[0]['seconds']:.3f} -> {got[1]['seconds']:.3f} CPU s "
-                      f"{got[0]['state']}/{got[1]['state']}", flush=True)
+                      f"{got[0]['state']}/{got[1]['state']} {got[0]['level']}/{got[1]['level']}", flush=True)
+            if rnd == args.rounds - 1:
+                was, now = (f"{got[i]['level']}" + (f" ({got[i]['state']})" if got[i]["state"] != "solved" else "")
+                            for i in (0, 1))
+                changes.setdefault((was, now), []).append(Path(path).name)
             for i in (0, 1):
                 secs[i].append(got[i]["seconds"])
                 if not any(s in cut for s in (got[0]["state"], got[1]["state"])):
@@ -113,6 +120,11 @@ def main() -> int:
               f"({_ratio(sum(settled[0]), sum(settled[1]))})")
     for w in workers:
         w.close()
+    if args.levels:
+        print("levels, last round (before -> after: puzzles):")
+        for (was, now), names in sorted(changes.items()):
+            shown = "" if was == now else ": " + ", ".join(sorted(names)[:12]) + (" ..." if len(names) > 12 else "")
+            print(f"  {was} -> {now}: {len(names)}{shown}")
     if differ:
         print("ratings that differ: " + ", ".join(sorted(differ)))
         code = 1

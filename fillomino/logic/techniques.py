@@ -8,7 +8,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import compress
@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from ..clock import Work, past
 from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
-from .candidates import Board, Contradiction, Group, bit, single, values_of
+from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
 POCKET_TRIES = 512
@@ -1743,6 +1743,276 @@ def _wall_off(b: Board, cand: list[int], c: int, v: int) -> tuple[str | None, Tr
     return answer
 
 
+# ---- medium: an open cell's region --------------------------------------------------------------
+def must_share(b: Board, ctx: Context) -> list[LogicStep]:
+    """An open cell that cannot be 1 lies in a region of at least its smallest size m, made of cells that allow
+    one of its sizes and of the groups of those sizes still short of their size (a complete group is a region
+    of its own). A cell without which it cannot reach m such cells is in its region: the two share their size."""
+    p = Pass(b, "must_share", "medium", ctx.nested)
+    b.groups()
+    at, cand, nbrs = b._group_at, b.cand, b.nbrs
+    assert at is not None
+    near = None if ctx.dirty is None else Near(b, grown(b, ctx.dirty))
+    for c in b.open_cells():
+        sizes = cand[c]
+        if sizes & 2:
+            continue  # it may be a 1: it need reach no cell
+        least = (sizes & -sizes).bit_length() - 1
+        if near is not None and not near.cell(c, least + 1):
+            continue  # it reads cells within its least size of it, none of which changed since it found nothing
+
+        order = _reach(c, sizes, cand, at, nbrs, least, -1)
+        if len(order) < least:
+            continue  # no size of it fits: no_room says so
+        for x in order[1:least]:  # a cell met after least others is never needed: they reach least without it
+            if len(_reach(c, sizes, cand, at, nbrs, least, x)) >= least:
+                continue
+            mx = cand[x]
+            shared = sizes & mx
+            name_c, name_x = b.name(c), b.name(x)
+            if mx & (mx - 1):
+                p.add([c, x], partial(_share_sentence, name_c, name_x, sizes, least, shared),
+                      {c: sizes & ~shared, x: mx & ~shared})
+            else:
+                w = mx.bit_length() - 1
+                p.add([c, x], f"{name_c} is at least {least} ({_sizes_of(sizes)}) and cannot reach {least} cells "
+                      f"without {who(b, at[x], ctx)}, so it joins it: {name_c} is {w}",  # type: ignore[arg-type]
+                      place={c: w})
+    return p.steps
+
+
+def _share_sentence(name_c: str, name_x: str, sizes: int, least: int, shared: int) -> str:
+    """must_share's sentence (a function, so that a look-ahead's run works it out only when it is read)."""
+    return (f"{name_c} is at least {least} ({_sizes_of(sizes)}) and cannot reach {least} cells without {name_x}, "
+            f"so the two are one region: both {_sizes_of(shared)}")
+
+
+def _reach(start: int, sizes: int, cand: list[int], at: list[Group | None], nbrs: tuple[tuple[int, ...], ...],
+           limit: int, without: int) -> list[int]:
+    """must_share's walk: the cells connected to ``start`` through open cells that allow one of ``sizes`` and cells
+    of groups of those sizes still short of their size, breadth-first, never ``without``, until ``limit`` are
+    found."""
+    found = [start]
+    seen = {start, without}
+    for c in found:
+        for y in nbrs[c]:
+            if y in seen:
+                continue
+            seen.add(y)
+            m = cand[y]
+            if not m & sizes:
+                continue
+            if not m & (m - 1):
+                g = at[y]
+                if g is None or len(g.cells) >= g.value:
+                    continue
+            found.append(y)
+            if len(found) >= limit:
+                return found
+    return found
+
+
+# ---- expert: cutting an area and the groups that can only grow into it ------------------------------
+CUT_AREA_MAX = 40
+"""Most open cells cut_area cuts in one area (more: too many ways for a person, and for the search)."""
+CUT_AREA_TRIES = 4000
+"""Most regions cut_area tries in one area before it gives up on it (no deduction: never a guess)."""
+
+
+def sealed_areas(b: Board) -> list[tuple[list[int], list[Group]]]:
+    """The open cells cut into sealed areas: connected through open neighbours and through the groups short of
+    their size next to them, each with those groups. Every region that holds an open cell of an area lies in the
+    area and its groups (a region leaves open cells only through the fixed cells of its size, its groups; a
+    growing group's open neighbours are in the area, a complete group holds no open cell)."""
+    b.groups()
+    at, cand, nbrs = b._group_at, b.cand, b.nbrs
+    assert at is not None
+    seen = [False] * b.size
+    out: list[tuple[list[int], list[Group]]] = []
+    for s in range(b.size):
+        if seen[s] or not cand[s] & (cand[s] - 1):
+            continue
+        seen[s] = True
+        cells, groups, todo = [], [], [s]
+        met: set[int] = set()
+        while todo:
+            c = todo.pop()
+            cells.append(c)
+            for m in nbrs[c]:
+                if seen[m]:
+                    continue
+                mm = cand[m]
+                if mm & (mm - 1):
+                    seen[m] = True
+                    todo.append(m)
+                    continue
+                g = at[m]
+                if g is not None and len(g.cells) < g.value and id(g) not in met:
+                    met.add(id(g))
+                    groups.append(g)
+                    for x in boundary(g.cells, nbrs):
+                        if not seen[x] and cand[x] & (cand[x] - 1):
+                            seen[x] = True
+                            todo.append(x)
+        cells.sort()
+        groups.sort(key=lambda g: g.cells[0])
+        out.append((cells, groups))
+    return out
+
+
+def cut_area(b: Board, ctx: Context) -> list[LogicStep]:
+    """A sealed area (see sealed_areas) is cut into regions: new ones of its open cells, and its groups grown to
+    their size with open cells of it (two or more of a size may join). Every way to cut it is tried, and only the
+    sizes some way gives a cell are kept."""
+    p = Pass(b, "cut_area", "expert", ctx.nested)
+    near = None if ctx.dirty is None else Near(b, grown(b, ctx.dirty))
+    for cells, groups in sealed_areas(b):
+        if len(cells) > CUT_AREA_MAX or (not groups and 6 <= len(cells) <= CLOSED_AREA_MAX):
+            continue  # too big, or a closed area closed_area has already cut (it finds what this would)
+        if near is not None:
+            box = cells_box(b, cells)
+            for g in groups:
+                box = union_box(box, b.box(g))
+            if not near.box(box, 1):
+                continue  # nothing it reads changed since it found nothing here
+        known = recall(b, ("cut", *cells))
+        if known is _MISSING:
+            seen = _cuts(b, cells, groups)
+            reads = [m for c in cells for m in b.nbrs[c]] + [m for g in groups for c in g.cells for m in b.nbrs[c]]
+            keep(b, ("cut", *cells), [*cells, *reads], seen)
+        else:
+            seen = cast("list[int] | None", known)
+        if seen is None:
+            continue  # too many ways: no deduction
+        if not any(seen):
+            raise Contradiction(cells[0], f"the open {names(b, cells)} and the groups that can only grow into them "
+                                "cannot be cut into regions")
+        removes = {c: b.cand[c] & ~seen[k] for k, c in enumerate(cells)}
+        shrunk = [(c, seen[k]) for k, c in enumerate(cells) if removes[c]]
+        if shrunk:
+            grow = [who(b, g, ctx) for g in groups]
+            p.add(cells, partial(_cut_sentence, b.rows, b.cols, cells, grow, shrunk), removes)
+    return p.steps
+
+
+def _cut_sentence(rows: int, cols: int, cells: list[int], grow: list[str], shrunk: list[tuple[int, int]]) -> str:
+    """cut_area's sentence (a function, so that a look-ahead's run works it out only when it is read): ``grow`` names
+    the groups, ``shrunk`` holds the cells that lose sizes, each with the sizes kept."""
+    name = cell_names(rows, cols)
+    kept = "; ".join(f"{name[c]} {_sizes(mask)}" for c, mask in shrunk)
+    shown = ", ".join(name[c] for c in cells[:6]) + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+    groups = (", and " + ", ".join(grow) + ", which can grow only into them,") if grow else ""
+    return (f"the open {shown} ({len(cells)} cells){groups} must be cut into regions, every group reaching its "
+            f"size; the only ways leave {kept}")
+
+
+def _cuts(b: Board, cells: list[int], groups: list[Group]) -> list[int] | None:
+    """Per cell of a sealed area, the sizes some way to cut it gives the cell (bitsets, in the order of ``cells``);
+    None when the tries ran out. A region is a connected set of open cells of the area and of its groups (a group
+    taken whole), of one size that every one of its open cells allows and its cells count exactly, with no cell of
+    that size next to it (a fixed one, or one of a region cut before); every group must be in some region."""
+    cutter = _Cutter(b, cells, groups)
+    return cutter.seen if cutter.cut() else None
+
+
+class _Cutter:
+    """_cuts' search (methods, not nested functions: a recursive closure is a reference cycle, left to the cyclic
+    GC). Nodes are the open cells (their index in ``cells``) and the groups (after them), each with a weight (its
+    cells), the sizes it allows and its neighbouring nodes."""
+
+    def __init__(self, b: Board, cells: list[int], groups: list[Group]) -> None:
+        cand, nbrs = b.cand, b.nbrs
+        at = b._group_at
+        assert at is not None
+        self.cand, self.nbrs, self.cells = cand, nbrs, cells
+        index = {c: k for k, c in enumerate(cells)}
+        count = self.count = len(cells)
+        group_node = {id(g): count + k for k, g in enumerate(groups)}
+        self.weight = [1] * count + [len(g.cells) for g in groups]
+        self.masks = [cand[c] for c in cells] + [bit(g.value) for g in groups]
+        self.members = [[c] for c in cells] + [list(g.cells) for g in groups]
+        self.adj: list[list[int]] = []
+        for node in range(len(self.weight)):
+            out: dict[int, None] = {}
+            for c in self.members[node]:
+                for m in nbrs[c]:
+                    k = index.get(m)
+                    if k is None:
+                        h = at[m]
+                        k = None if h is None else group_node.get(id(h))
+                    if k is not None and k != node:
+                        out[k] = None
+            self.adj.append(list(out))
+        self.assigned: dict[int, int] = {}  # cell -> size, for the open cells and groups of the regions cut so far
+        self.free = [True] * len(self.weight)
+        self.seen = [0] * count
+        self.tries = 0
+
+    def regions(self, start: int) -> Iterator[tuple[list[int], int, int]]:
+        """The connected sets of free nodes holding ``start`` some size still fits: (nodes, sizes, weight)."""
+        left = sum(w for w, f in zip(self.weight, self.free, strict=True) if f)  # no size above the cells to cut
+        first = self.masks[start] & ~((1 << self.weight[start]) - 1) & ((1 << (left + 1)) - 1)
+        if first:
+            yield from self.grow([start], [y for y in self.adj[start] if self.free[y]], {start}, first,
+                                 self.weight[start])
+
+    def grow(self, chosen: list[int], frontier: list[int], banned: set[int], mask: int,
+             w: int) -> Iterator[tuple[list[int], int, int]]:
+        yield chosen, mask, w
+        weight, masks, adj, free = self.weight, self.masks, self.adj, self.free
+        for k, x in enumerate(frontier):
+            w2 = w + weight[x]
+            mask2 = mask & masks[x] & ~((1 << w2) - 1)  # no size below its cell count
+            if not mask2:
+                continue  # (nor can any set with it and these: sizes only go, cells only come)
+            rest = frontier[k + 1:]
+            ban = banned | set(frontier[:k + 1])
+            new = [y for y in adj[x] if free[y] and y not in ban and y not in rest]
+            yield from self.grow(chosen + [x], rest + new, ban, mask2, w2)
+
+    def fits(self, nodes: list[int], v: int) -> bool:
+        """Whether no cell of size v is next to the region (it would join it)."""
+        inside = {c for x in nodes for c in self.members[x]}
+        cand, assigned, b_v = self.cand, self.assigned, 1 << v
+        for c in inside:
+            for m in self.nbrs[c]:
+                if m not in inside and (assigned.get(m) == v or cand[m] == b_v):
+                    return False
+        return True
+
+    def cut(self) -> bool:
+        """Cut the free nodes every way, recording each whole cut in ``seen``; False when the tries ran out."""
+        count, free = self.count, self.free
+        start = next((k for k in range(count) if free[k]), None)
+        if start is None:
+            if any(free[count:]):
+                return True  # a group left short of its size
+            for k, c in enumerate(self.cells):
+                self.seen[k] |= 1 << self.assigned[c]
+            return True
+        for nodes, mask, w in self.regions(start):
+            self.tries += 1
+            if self.tries > CUT_AREA_TRIES:
+                return False
+            if not mask >> w & 1 or not self.fits(nodes, w):
+                continue
+            for x in nodes:
+                free[x] = False
+                for c in self.members[x]:
+                    self.assigned[c] = w
+            # a group whose open neighbours are all cut can no longer reach its size
+            starved = any(free[x] and not any(free[y] for y in self.adj[x] if y < count)
+                          for x in range(count, len(free)))
+            ok = True if starved else self.cut()
+            for x in nodes:
+                free[x] = True
+                for c in self.members[x]:
+                    del self.assigned[c]
+            if not ok:
+                return False
+        return True
+
+
 # ---- look-ahead -----------------------------------------------------------------------------------
 def _hypotheses(b: Board, width: int, nested: bool) -> list[tuple[int, int, bool]]:
     """(cell, size, is) questions to look ahead on: every size of a cell with at most ``width`` candidates,
@@ -1892,7 +2162,9 @@ LADDER: tuple[Technique, ...] = (
     Technique("pocket", "medium", pocket),
     Technique("closed_area", "medium", closed_area),
     Technique("forced", "medium", forced),
+    Technique("must_share", "medium", must_share),
     Technique("short_contradiction", "hard", short_contradiction, lookahead=True),
+    Technique("cut_area", "expert", cut_area),
     Technique("contradiction", "expert", contradiction, lookahead=True),
 )
 """Gentlest first: the solver applies the first technique that makes progress."""
