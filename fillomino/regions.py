@@ -169,7 +169,7 @@ class RegionSearch:
                  deadline: float | None = None, stuck_after: int | None = None,
                  sat_cells: int | None = SAT_CELLS, sat_pending: bool = True,
                  pocket_cells: int = POCKET_CELLS, pocket_rows: int = POCKET_ROWS,
-                 timer: Callable[[], float] = time.monotonic, split_rows: int = 0) -> None:
+                 timer: Callable[[], float] = time.monotonic) -> None:
         self.puzzle = puzzle
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
@@ -215,8 +215,6 @@ class RegionSearch:
         self.parts_tainted = 0
         self.tainted = False
         self.clued = sum(1 << i for i, c in enumerate(self.clue) if c)
-        self.split_rows = split_rows
-        self.row_mask = [((1 << cols) - 1) << (r * cols) for r in range(rows)]
         self.clue_is = [sum(1 << i for i, c in enumerate(self.clue) if c == v) for v in range(self.n + 1)]
         self.values = sorted({c for c in self.clue if c})
         # clue_at_least[v]: cells whose clue is v or more (a part smaller than a clue in it is dead)
@@ -274,10 +272,8 @@ class RegionSearch:
         self.shorts[comp] = short
         return short
 
-    def _regions(self, part: Part, root_bit: int, most: int | None = None,
-                 free_only: bool = False) -> list[tuple[int, int]]:
-        """Every region (mask, size) holding ``root_bit`` that fits the part's clues and neighbours (with
-        ``free_only``, only those holding no clue).
+    def _regions(self, part: Part, root_bit: int, most: int | None = None) -> list[tuple[int, int]]:
+        """Every region (mask, size) holding ``root_bit`` that fits the part's clues and neighbours.
 
         With ``most``, raises _TooMany rather than collect more than that many."""
         mask, marks = part
@@ -316,10 +312,6 @@ class RegionSearch:
                 v = clue[c]
                 t = target
                 if v:
-                    if free_only:
-                        if not cuts:
-                            banned |= 1 << v  # c is left out, next to the region
-                        continue
                     if (t and v != t) or v <= k:
                         continue
                     t = v
@@ -422,47 +414,12 @@ class RegionSearch:
         prop = self._propagate(part, valid, not unlisted, lists.known if lists is not None else None)
         if prop is None:
             return [], None
-        if self.split_rows and not unlisted:
-            through = self._separator(part, valid)
-            if through is not None:
-                return through, prop
         best = min(valid, key=lambda c: (valid[c].bit_count(), c))
         size = self.clue[best]
         st = self.static[best]
         assert st is not None  # a clue with a list has its static regions kept
         regions = st.regions
         return [(regions[i], size) for i in set_bits(valid[best])], prop
-
-    def _separator(self, part: Part, valid: Alive) -> list[tuple[int, int]] | None:
-        """With ``split_rows``: in a part spanning at least that many rows, the regions holding one open cell of its
-        middle row (its clue with the fewest regions, else its first open cell): once that row is laid whole the part
-        falls into two halves counted apart, each cached by its cells. None for a part spanning fewer rows."""
-        mask = part[0]
-        top = (mask & -mask).bit_length() - 1
-        bottom = mask.bit_length() - 1
-        cols = self.cols
-        if bottom // cols - top // cols + 1 < self.split_rows:
-            return None
-        row = mask & self.row_mask[(top // cols + bottom // cols) // 2]
-        on_row = [c for c in set_bits(row & self.clued) if c in valid]
-        if on_row:
-            best = min(on_row, key=lambda c: (valid[c].bit_count(), c))
-            st = self.static[best]
-            assert st is not None  # a clue with a list has its static regions kept
-            return [(st.regions[i], self.clue[best]) for i in set_bits(valid[best])]
-        x = (row & -row).bit_length() - 1
-        clued = self.clued
-        out = []
-        for c, alive in valid.items():
-            st = self.static[c]
-            assert st is not None
-            for i in set_bits(alive & st.uses[x]):
-                region = st.regions[i]
-                inside = region & clued
-                if inside & -inside == 1 << c:  # a region holding several clues is taken once, by its first
-                    out.append((region, self.clue[c]))
-        out.extend(self._regions(part, 1 << x, free_only=True))
-        return out
 
     def _core(self, cell: int, alive: int, known: int = 0) -> int:
         """The cells every region left in ``alive`` holds (each is in its first region); ``known`` are some of them
