@@ -198,6 +198,7 @@ def main() -> int:
     ap.add_argument("--brute-cells", type=int, default=25)
     ap.add_argument("--brute-timeout", type=float, default=20.0, help="wall seconds for the brute force")
     ap.add_argument("--walks", type=int, default=300, help="random walks estimating a board not shown either way")
+    ap.add_argument("--boards", help="only these boards of the sample, by number (say 2,58): a re-run of a few")
     ap.add_argument("--tree", metavar="DIR", help="import fillomino from this tree (read before the imports)")
     args = ap.parse_args()
     import fillomino.regions
@@ -206,7 +207,11 @@ def main() -> int:
     print(f"fillomino from {Path(fillomino.regions.__file__).parent} ({'compiled' if compiled else 'pure'})")
     low, high = (float(x) for x in args.keep.split(","))
     rows = []
-    for name, puzzle in sample_boards(args.seed, args.sample, [int(s) for s in args.sides.split(",")], (low, high)):
+    only = {int(x) for x in args.boards.split(",")} if args.boards else None
+    boards = sample_boards(args.seed, args.sample, [int(s) for s in args.sides.split(",")], (low, high))
+    for i, (name, puzzle) in enumerate(boards):
+        if only is not None and i + 1 not in only:
+            continue
         for cuts in (False, True):
             rows.append(classify(name, puzzle, cuts, args))
             print(line(rows[-1]), flush=True)
