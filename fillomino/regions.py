@@ -247,9 +247,10 @@ class RegionSearch:
 
     def _short(self, comp: int, size: int) -> bool:
         """Whether the clues in the part ``comp`` (of ``size`` cells) need more cells than it has. Clues of different
-        sizes lie in different regions, and so do two clues of size v at least v steps apart within the part, so the
-        part needs at least v cells for each of a set of v-clues pairwise that far apart (picked greedily, a lower
-        bound). Cached per cell set."""
+        sizes lie in different regions, and so do two clues of size v at least v steps apart within the part's cells
+        that are unclued or clued v, so the part needs at least v cells for each of a set of v-clues pairwise that far
+        apart (picked greedily, a lower bound); and a region of v cells holds at most v of them. Cached per cell
+        set."""
         got = self.shorts.get(comp)
         if got is not None:
             return got
@@ -261,13 +262,19 @@ class RegionSearch:
                 short = bool(comp & self.clue_at_least[v])
                 break
             left = comp & self.clue_is[v]
-            while left:
-                need += v
-                if need > size:
-                    short = True
-                    break
-                left &= ~bit_ball(left & -left, comp, v - 1, rows, cols)
-            if short:
+            if not left:
+                continue
+            # a region of v cells holds at most v clues of size v, and no clue of another size, so its clues are
+            # joined around those
+            regions = -(-left.bit_count() // v)
+            apart = 0
+            through = comp & ~(self.clued ^ self.clue_is[v])
+            while left and apart * v + need <= size:
+                apart += 1
+                left &= ~bit_ball(left & -left, through, v - 1, rows, cols)
+            need += v * max(regions, apart)
+            if need > size:
+                short = True
                 break
         self.shorts[comp] = short
         return short

@@ -408,6 +408,18 @@ def test_parts_whose_clues_need_more_cells_than_they_have_are_dead_before_any_se
     assert mixed._short(0b111111, 6) and mixed.count() == 0
 
 
+def test_a_part_is_short_when_its_clues_of_one_size_outnumber_a_region_or_are_apart_around_other_clues():
+    crowd = RegionSearch(Puzzle(2, 2, (3, 3, 3, 3)), cuts=True)  # four 3s: two regions of three, six cells
+    assert crowd._short(0b1111, 4) and crowd.count() == count_cuts(2, 2, [3, 3, 3, 3]) == 0
+    # the two 3s are two steps apart only through the 1, which no region of three holds: four steps around it
+    around = RegionSearch(Puzzle(2, 3, (3, 1, 3, 0, 0, 0)), cuts=True)
+    assert around._short(0b111111, 6)
+    assert around.count() == count_cuts(2, 3, [3, 1, 3, 0, 0, 0]) == 0
+    three = RegionSearch(Puzzle(2, 3, (3, 0, 3, 0, 0, 0)), cuts=True)  # an unclued cell between: one region
+    assert not three._short(0b111111, 6)
+    assert three.count() == count_cuts(2, 3, [3, 0, 3, 0, 0, 0])
+
+
 @settings(max_examples=60, deadline=None)
 @given(dense_boards(), st.booleans())
 def test_every_cached_part_has_the_count_of_a_search_of_that_part_alone(case, cut):
