@@ -364,7 +364,7 @@ PINNED = {
     ("medium", 5, 13): "fillomino:5x5:g4a3a2b9a4c79c",
     ("medium", 6, 11): "fillomino:6x6:a4a75e5a4b3b38f1d18a4a",
 }
-"""Generator version 3 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
+"""Generator version 4 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
 
 
 def test_pinned_levelled_puzzles_never_change():
