@@ -388,8 +388,9 @@ def test_corpus_files_are_reproduced_byte_for_byte_by_todays_generator(capsys):
 def test_text_output_has_metadata_grid_and_solution(capsys):
     assert main(["generate", "--size", "5x5", "--seed", "3"]) == 0
     text = capsys.readouterr().out
-    for line in (f"generator: fillomino-generate {GENERATOR_VERSION}", "seed: 3", "size: 5x5", "options: --level medium --max-size 9",
-                 "clues: ", "level: medium", "score: ", "seconds: ", "grid:", "solution:"):
+    for line in (f"generator: fillomino-generate {GENERATOR_VERSION}", "seed: 3", "size: 5x5",
+                 "options: --level medium --max-size 9", "clues: ", "level: medium", "score: ", "seconds: ", "grid:",
+                 "solution:"):
         assert line in text
     from fillomino.formats import parse_puzzle
 
