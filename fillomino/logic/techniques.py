@@ -16,7 +16,7 @@ from operator import itemgetter, ne
 from typing import Any, cast
 
 from ..clock import Work, past
-from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, set_bits
+from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
 from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -1789,26 +1789,21 @@ def _share_sentence(name_c: str, name_x: str, sizes: int, least: int, shared: in
 
 def _reach(start: int, sizes: int, cand: list[int], at: list[Group | None], nbrs: tuple[tuple[int, ...], ...],
            limit: int, without: int) -> list[int]:
-    """must_share's walk: the cells connected to ``start`` through open cells that allow one of ``sizes`` and cells
-    of groups of those sizes still short of their size, breadth-first, never ``without``, until ``limit`` are
-    found."""
+    """must_share's walk (grid.grow's): the cells connected to ``start`` through open cells that allow one of
+    ``sizes`` and cells of groups of those sizes still short of their size, breadth-first, never ``without``, until
+    at least ``limit`` are found."""
+
+    def admit(y: int) -> bool:
+        m = cand[y]
+        if not m & sizes:
+            return False
+        if m & (m - 1):
+            return True
+        g = at[y]
+        return g is not None and len(g.cells) < g.value
+
     found = [start]
-    seen = {start, without}
-    for c in found:
-        for y in nbrs[c]:
-            if y in seen:
-                continue
-            seen.add(y)
-            m = cand[y]
-            if not m & sizes:
-                continue
-            if not m & (m - 1):
-                g = at[y]
-                if g is None or len(g.cells) >= g.value:
-                    continue
-            found.append(y)
-            if len(found) >= limit:
-                return found
+    grow(found, {start, without}, nbrs, admit, limit=limit)
     return found
 
 
