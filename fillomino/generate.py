@@ -687,12 +687,13 @@ class _LevelCarver:
         (``kept`` itself has only the answer: the rater solved it, or it holds every clue)."""
         remaining = frozenset(kept - removal)
         top = RATED_LEVELS.index(phase)
-        known = self.rated.setdefault(remaining, _Known())
-        answer = known.answer(top)
-        if answer is not None:
+        known = self.rated.get(remaining)
+        if known is not None and (answer := known.answer(top)) is not None:
             return answer
         if self._has_other(remaining, removal):
-            return False
+            return False  # no memo: most questions end here (5x5 expert: 12,900 of 14,500 a puzzle)
+        if known is None:
+            known = self.rated[remaining] = _Known()
         base = self._stuck_below(remaining, top)
         if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
             known.stuck = max(known.stuck, top)
@@ -752,10 +753,9 @@ class _LevelCarver:
             self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS), shared=True)
             # the other solutions next to the answer, found without the engine: a fifth of its questions go
             self.others.extend(swapped_solutions(self.values, self.rows, self.cols))
-        for other in self.others:
-            if other.isdisjoint(remaining):
-                self.known += 1
-                return True
+        if any(map(remaining.isdisjoint, self.others)):  # the loop in C: about 8 others a question
+            self.known += 1
+            return True
         if not self.ask or any(clues <= remaining for clues in self.proved):
             return False  # it holds a clue set proved unique (a failed chunk's, asked again in halves)
         self.checks += 1
