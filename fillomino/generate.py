@@ -589,7 +589,7 @@ class _LevelCarver:
         self.ask = len(self.phases) > 1
         """Whether the CNF engine is asked about a removal before its rating. Not when carving to easy: most of its
         questions find the set unique and the rating follows anyway, and an easy rating of a set with another
-        solution costs about what the question that refuses it does (5x5-7x7 easy: 0.87-0.94 of the CPU without
+        solution costs about what the question that refuses it does (5x5-7x7 easy: 0.86-0.96 of the CPU without
         them, the same puzzles); at higher levels the other solutions the questions find refuse, free, the
         removals of the later phases, whose ratings cost more (5x5-7x7 medium without the easy phase's
         questions: 1.02-1.14)."""
@@ -691,7 +691,7 @@ class _LevelCarver:
         if known is not None and (answer := known.answer(top)) is not None:
             return answer
         if self._has_other(remaining, removal):
-            return False  # no memo: most questions end here (5x5 expert: 12,900 of 14,500 a puzzle)
+            return False  # refused with no memo entry: most questions end here (5x5 expert: 12,900 of 14,500)
         if known is None:
             known = self.rated[remaining] = _Known()
         base = self._stuck_below(remaining, top)
@@ -757,7 +757,7 @@ class _LevelCarver:
             self.known += 1
             return True
         if not self.ask or any(clues <= remaining for clues in self.proved):
-            return False  # it holds a clue set proved unique (a failed chunk's, asked again in halves)
+            return False  # not asking (easy), or it holds a set proved unique (a failed chunk's, asked in halves)
         self.checks += 1
         # the clues before the removal admit only the answer, so another solution differs on the removal
         status, other = self.oracle.check(sorted(remaining), must_differ=sorted(removal))
