@@ -3,8 +3,8 @@
 ``level="minimal"``: clues go while the CNF engine proves the answer is still the only one; every puzzle
 is unique and, unless ``min_clues`` stopped the carving early, no clue (or symmetry orbit of clues) can be
 removed without losing that. ``level="easy"`` ... ``"expert"``: clues go while the logical rater, with
-only the techniques up to that level, still solves the puzzle (the rater decides; a removal that leaves a
-second solution, which it could not solve, is refused by a quick CNF question instead); the finished
+only the techniques up to that level, still solves the puzzle (the rater decides; above easy, a removal that
+leaves a second solution, which it could not solve, is refused by a quick CNF question instead); the finished
 puzzle is proved unique by the CNF engine, rated again with every technique and kept only when it rates
 at that level (the rater's depth rule included), else clues go back and a new order is tried, then a
 new answer.
@@ -553,8 +553,8 @@ class _LevelCarver:
     and a removal that leaves one is refused without a rating: by another solution of this answer already known
     (it agrees with the answer on every clue that would remain: those found by earlier questions, and from the
     first question on every one that differs from the answer in two cells, ``swapped_solutions``, found without
-    the engine), else by one incremental CNF question (clues as assumptions, far cheaper than a rating), whose
-    other solution is kept for the next questions. And the
+    the engine), else, above easy (``ask``), by one incremental CNF question (clues as assumptions, far cheaper
+    than a rating above easy), whose other solution is kept for the next questions. And the
     ladder takes the gentlest technique that makes progress, so a rating with the techniques up to some level
     that solves the puzzle made exactly the steps of the rating with every technique, and one that is stuck is
     stuck with fewer techniques too: each clue set's ratings are remembered (the orders of one answer often come
@@ -586,6 +586,13 @@ class _LevelCarver:
         self.checks = self.known = 0
         self.others: list[frozenset[int]] = []
         """For each other solution of some clue set seen so far: the cells where it differs from the answer."""
+        self.ask = len(self.phases) > 1
+        """Whether the CNF engine is asked about a removal before its rating. Not when carving to easy: most of its
+        questions find the set unique and the rating follows anyway, and an easy rating of a set with another
+        solution costs about what the question that refuses it does (5x5-7x7 easy: 0.86-0.96 of the CPU without
+        them, the same puzzles); at higher levels the other solutions the questions find refuse, free, the
+        removals of the later phases, whose ratings cost more (5x5-7x7 medium without the easy phase's
+        questions: 1.02-1.14)."""
         self.oracle = None
         self.rated: dict[frozenset[int], _Known] = {}
         """What the ratings so far tell about each clue set asked about."""
@@ -612,7 +619,20 @@ class _LevelCarver:
         from .logic import FewerCollections
 
         with FewerCollections():  # a rating after another, hundreds on a big grid
-            return self._orders(rng)
+            try:
+                return self._orders(rng)
+            finally:
+                self._forget()
+
+    def _forget(self) -> None:
+        """Drop the ratings' memos, solves and grids while the raised GC threshold still holds: freed now, they leave
+        the collector's young count, instead of being walked (and, held by the carving's closures, freed) by the
+        first collection after it (gcgen probe: 6x6 medium, 0.68 -> 0.15 ms a collection, one a puzzle)."""
+        self.rated = {}
+        self.stuck_grids = []
+        self.stuck_solves = {}
+        self.proved = []
+        self.last_solved = None
 
     def _orders(self, rng: Stream):
         start = set(range(len(self.values)))
@@ -667,12 +687,13 @@ class _LevelCarver:
         (``kept`` itself has only the answer: the rater solved it, or it holds every clue)."""
         remaining = frozenset(kept - removal)
         top = RATED_LEVELS.index(phase)
-        known = self.rated.setdefault(remaining, _Known())
-        answer = known.answer(top)
-        if answer is not None:
+        known = self.rated.get(remaining)
+        if known is not None and (answer := known.answer(top)) is not None:
             return answer
         if self._has_other(remaining, removal):
-            return False
+            return False  # refused with no memo entry: most questions end here (5x5 expert: 12,900 of 14,500)
+        if known is None:
+            known = self.rated[remaining] = _Known()
         base = self._stuck_below(remaining, top)
         if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
             known.stuck = max(known.stuck, top)
@@ -732,12 +753,11 @@ class _LevelCarver:
             self.oracle = UniquenessOracle(self.answer, budget=Budget(conflicts=FILTER_CONFLICTS), shared=True)
             # the other solutions next to the answer, found without the engine: a fifth of its questions go
             self.others.extend(swapped_solutions(self.values, self.rows, self.cols))
-        for other in self.others:
-            if other.isdisjoint(remaining):
-                self.known += 1
-                return True
-        if any(clues <= remaining for clues in self.proved):
-            return False  # it holds a clue set proved unique (a failed chunk's, asked again in halves)
+        if any(map(remaining.isdisjoint, self.others)):  # the loop in C: about 8 others a question
+            self.known += 1
+            return True
+        if not self.ask or any(clues <= remaining for clues in self.proved):
+            return False  # not asking (easy), or it holds a set proved unique (a failed chunk's, asked in halves)
         self.checks += 1
         # the clues before the removal admit only the answer, so another solution differs on the removal
         status, other = self.oracle.check(sorted(remaining), must_differ=sorted(removal))

@@ -146,6 +146,55 @@ def test_the_carving_holds_the_solvers_gc_threshold_between_ratings_and_puts_the
     assert seen and set(seen) == {(YOUNG_OBJECTS, 11, 12)}
 
 
+def test_the_carvings_memos_are_dropped_before_the_callers_gc_threshold_comes_back(monkeypatch):
+    """The ratings' memos, solves and grids are freed while the solver's raised threshold holds (else the first
+    collection after the carving walks them all, and frees them if the carving's closures hold them in a cycle)."""
+    import gc
+
+    from fillomino import generate as gen
+    from fillomino.logic.solver import YOUNG_OBJECTS
+
+    seen = []
+    forget, run = gen._LevelCarver._forget, gen._LevelCarver.run
+
+    def watched_forget(self):
+        seen.append(gc.get_threshold()[0])
+        forget(self)
+
+    def watched_run(self, rng):
+        got = run(self, rng)
+        assert not self.rated and not self.stuck_solves and not self.stuck_grids and self.last_solved is None
+        return got
+
+    monkeypatch.setattr(gen._LevelCarver, "_forget", watched_forget)
+    monkeypatch.setattr(gen._LevelCarver, "run", watched_run)
+    assert_at_level(generate(5, 5, 1, level="medium"), "medium")
+    assert seen and set(seen) == {YOUNG_OBJECTS}
+
+
+def test_carving_to_easy_asks_the_cnf_engine_only_for_the_proof(monkeypatch):
+    """Carving to easy rates each removal without a CNF question first (the swapped solutions still refuse theirs);
+    the finished puzzle is still proved unique by the engine, and above easy the questions stay."""
+    from fillomino.solvers import cnf
+
+    asked = []
+    check = cnf.UniquenessOracle.check
+
+    def counted(self, *args, **kwargs):
+        asked.append(args)
+        return check(self, *args, **kwargs)
+
+    monkeypatch.setattr(cnf.UniquenessOracle, "check", counted)
+    for seed in range(3):
+        asked.clear()
+        made = generate(5, 5, seed, level="easy")
+        assert made.checks == 1 and len(asked) == 1  # the proof of the answer kept
+        assert_at_level(made, "easy")
+    asked.clear()
+    made = generate(5, 5, 0, level="medium")
+    assert made.checks > 5 and len(asked) == made.checks
+
+
 @pytest.mark.parametrize("rows, cols", [(4, 4), (3, 6), (5, 5)])
 def test_swapped_solutions_are_every_other_solution_two_cells_away(rows, cols):
     """The carver's other solutions listed up front: each a solution, and none with two changed cells missed."""
