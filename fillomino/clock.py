@@ -122,3 +122,11 @@ def past(deadline: float | Work | None) -> bool:
         return True
     _gate = (deadline, wall + (deadline - cpu) / CPUS)
     return False
+
+
+def spent(deadline: float | Work | None) -> bool:
+    """Whether the budget has already run out, without spending a Work unit: asking it must not move where a
+    Work-budgeted search stops."""
+    if isinstance(deadline, Work):
+        return deadline.left < 0
+    return past(deadline)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..clock import Work, past
+from ..clock import Work, past, spent
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
 from .techniques import LADDER, Context, Lookahead, lookahead_of
@@ -171,9 +171,7 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
         if max_passes is not None and len(run.passes) >= max_passes:
             run.state = "stuck"
             return run
-        if past(deadline):
-            run.state = "budget"
-            return run
+        late = past(deadline)
         if not board.any_open():
             try:
                 _verify(board, clues)
@@ -185,6 +183,10 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
                 run.state = "contradiction"
                 return run
             run.state = "solved"
+            return run
+        # after the solved check: a budget spent in the pass that fixed the last cell still ends "solved"
+        if late:
+            run.state = "budget"
             return run
         for t in ladder:
             ctx.dirty = None
@@ -201,6 +203,10 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
             except Contradiction as exc:
                 found = [_contradiction_step(board, t.name, t.level, exc)]
             if not found:
+                if spent(deadline):
+                    # a technique the budget cut short may have missed a step: a later one must not run instead
+                    run.state = "budget"
+                    return run
                 if incremental and not t.lookahead and not past(deadline):
                     board.clean[t.name] = len(board.log)
                 continue
@@ -216,8 +222,10 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
                 return run
             break
         else:
-            late = past(deadline)
-            run.state = "budget" if late else "stuck"
+            # every technique ran to its end and found nothing; the check still costs its Work unit, as it always
+            # has, so that Work budgets stop where they did
+            past(deadline)
+            run.state = "stuck"
             return run
 
 
