@@ -281,8 +281,8 @@ def test_a_work_budget_cuts_a_rating_at_the_same_step_every_time(units):
 
 def test_a_work_budget_either_cuts_with_cells_open_or_changes_nothing():
     """Regression: a budget spent inside a technique made it find nothing, and the ladder ran a harder technique
-    instead (6x6-s1 at Work(57) ended "solved" at easy in 41 steps, cut_area among them, against hard in 66), and a
-    budget spent in the pass that fixed the last cell said "budget" of a solved grid."""
+    instead (6x6-s1 at Work(57) filled the grid in 41 steps, with cut_area after gentler techniques the budget had
+    cut, where the unbudgeted rating is hard in 66), and the run then said "budget" of a solved grid."""
     from fillomino.clock import Work
 
     puzzle = read_puzzle(str(ROOT / "corpus" / "06x06" / "6x6-s1.txt"))
