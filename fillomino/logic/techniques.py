@@ -16,7 +16,7 @@ from operator import itemgetter, ne
 from typing import Any, cast
 
 from ..clock import Work, past
-from ..grid import bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
+from ..grid import bit_component, bit_components, bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
 from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -1807,6 +1807,103 @@ def _reach(start: int, sizes: int, cand: list[int], at: list[Group | None], nbrs
     return found
 
 
+# ---- medium: counting a room against the groups that need it ----------------------------------------
+def room_count(b: Board, ctx: Context) -> list[LogicStep]:
+    """A region of size v through an open cell lies in the cells connected to it that allow v (its room), and
+    no region of another size shares a cell with it: each group of another size still short of its size takes
+    as many cells of that room as its need exceeds the cells it can reach outside it. A size whose room, less
+    what those groups take, is too small goes (the counting a person does around big numbers)."""
+    p = Pass(b, "room_count", "medium", ctx.nested)
+    rows, cols, cand = b.rows, b.cols, b.cand
+    growing_groups = [g for g in b.groups() if len(g.cells) < g.value]
+    if not growing_groups:
+        return p.steps
+    allow: dict[int, int] = {}  # size -> the cells that allow it, as a cell mask
+    for i, m in enumerate(cand):
+        for v in set_bits(m):
+            allow[v] = allow.get(v, 0) | 1 << i
+    clusters = _taking_groups(b, growing_groups)
+    open_mask = 0
+    for c in b.open_cells():
+        open_mask |= 1 << c
+    most = sum(max(w - n for w, n, _ in gs) for w, gs in clusters)  # no area loses more cells than this
+    found: dict[int, dict[int, int]] = {}
+    for v in sorted(allow):
+        if v < 2 or not allow[v] & open_mask:
+            continue
+        for area in bit_components(allow[v], rows, cols):
+            size = area.bit_count()
+            if not area & open_mask or size < v or size - most >= v:
+                continue  # no open cell, already too small for no_room, or big enough whatever the groups take
+            taken = 0
+            for w, gs in clusters:
+                if w != v:  # (a group of v may be the region itself)
+                    # a group takes its need less the cells it can reach outside the area (its own among them)
+                    best = max(w - (reach & ~area).bit_count() for _, _, reach in gs)
+                    if best > 0:
+                        taken += best
+            if size - taken < v:
+                for c in set_bits(area & open_mask):
+                    _note_small(found, c, bit(v), size - taken)
+    _found_steps(p, found, "the cells connected to it that allow the size, less those the groups of other sizes "
+                 "short of theirs must take, are too few")
+    return p.steps
+
+
+def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[tuple[int, int, int]]]]:
+    """room_count's groups: per size, the groups short of it in clusters that may be one region (two join only
+    when their cells and the cells between them are no more than the size), each group with its cell count and,
+    as a cell mask, the cells its region can hold: within its need of it through cells that allow its size, never
+    in or beside a group of its size it cannot join."""
+    nbrs = b.nbrs
+    by_value: dict[int, list[Group]] = {}
+    for h in b.groups():
+        by_value.setdefault(h.value, []).append(h)
+    index = {id(g): k for k, g in enumerate(growing_groups)}
+    parent = list(range(len(growing_groups)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    reach: list[int] = []
+    for k, g in enumerate(growing_groups):
+        w, n = g.value, len(g.cells)
+        need = w - n
+        allow = allow_list(b, w)
+        near = distances(g.cells, nbrs, within=need + 1, through=allow)
+        blocked: list[Group] = []
+        for h in by_value[w]:
+            if h is g:
+                continue
+            d = min((near[c] for c in h.cells if c in near), default=-1)
+            if d < 0:
+                continue
+            if n + len(h.cells) + d - 1 > w:
+                blocked.append(h)
+            elif id(h) in index:
+                parent[root(index[id(h)])] = root(k)
+        if blocked:
+            walk = list(allow)
+            for h in blocked:
+                for c in h.cells:
+                    walk[c] = False
+                for c in boundary(h.cells, nbrs):
+                    walk[c] = False
+            near = distances(g.cells, nbrs, within=need, through=walk)
+        mask = 0
+        for c, d in near.items():
+            if d <= need:
+                mask |= 1 << c
+        reach.append(mask)
+    clusters: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
+    for k, g in enumerate(growing_groups):
+        clusters.setdefault(root(k), (g.value, []))[1].append((g.value, len(g.cells), reach[k]))
+    return list(clusters.values())
+
+
 # ---- expert: cutting an area and the groups that can only grow into it ------------------------------
 CUT_AREA_MAX = 40
 """Most open cells cut_area cuts in one area (more: too many ways for a person, and for the search)."""
@@ -2158,6 +2255,7 @@ LADDER: tuple[Technique, ...] = (
     Technique("closed_area", "medium", closed_area),
     Technique("forced", "medium", forced),
     Technique("must_share", "medium", must_share),
+    Technique("room_count", "medium", room_count),
     Technique("short_contradiction", "hard", short_contradiction, lookahead=True),
     Technique("cut_area", "expert", cut_area),
     Technique("contradiction", "expert", contradiction, lookahead=True),
