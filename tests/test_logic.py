@@ -417,12 +417,12 @@ def _candidate_grid(pictures: tuple[tuple[int, ...], ...], n: int, data) -> list
 
 
 @settings(max_examples=400, deadline=None)
-@given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share"]),
+@given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share", "room_count"]),
        data=st.data())
 def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape, name, data):
-    """cut_area and must_share on any candidate grid (see _candidate_grid): they remove no size of a picture the
-    grid still allows, and find a broken rule only when the grid allows none (the brute force's pictures of the
-    empty board are the truth)."""
+    """cut_area, must_share and room_count on any candidate grid (see _candidate_grid): they remove no size of a
+    picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's pictures
+    of the empty board are the truth)."""
     rows, cols = shape
     n = rows * cols
     pictures = _all_pictures(rows, cols)
@@ -462,6 +462,29 @@ def test_must_share_puts_a_cell_in_the_region_of_an_open_cell_that_needs_it():
     assert steps[0].masks[1] == 0b1110  # r1c2 loses the sizes r1c1 does not have
     rating = rate(puzzle)
     assert_sound(puzzle, rating, engine=False)
+
+
+def test_room_count_takes_from_a_room_the_cells_other_groups_must_have():
+    # r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 are open; the 3 at r3c1 needs its two cells from them (its room outside them is
+    # itself), so a region of 5 or 6 through them has at most 4 cells
+    puzzle = Puzzle(3, 3, (0, 0, 0, 0, 0, 0, 3, 1, 2))
+    board = Board.from_puzzle(puzzle)
+    for c in range(6):
+        board.cand[c] = 0b1111110  # 1-6 (the grid is 9 cells: 7-9 would go by no_room)
+    steps = techniques.room_count(board, techniques.Context(puzzle.clues))
+    gone = {c: m for s in steps for c, m in s.masks.items()}
+    assert all(gone.get(c, 0) & 0b1100000 == 0b1100000 for c in range(6)), [s.text() for s in steps]
+    assert "the groups of other sizes short of theirs must take" in steps[0].text()
+    assert_sound(puzzle, rate(puzzle), engine=False)
+
+
+def test_room_count_bounds_the_clue_free_thirteen_of_db09(external_corpus):
+    # published easy; the ladder stalled with the clue-free snake r1c1 ... r7c7 at 13-64 and 64 cells open
+    path = next(p for p in external_corpus if p.name == "penpuz-db09_10x10.txt")
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle, max_level="medium")
+    assert rating.counts.get("room_count") and rating.final[0][0] == [13, 14]
+    assert_sound(puzzle, rating)
 
 
 runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4).map(

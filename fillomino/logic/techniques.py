@@ -16,7 +16,18 @@ from operator import itemgetter, ne
 from typing import Any, cast
 
 from ..clock import Work, past
-from ..grid import bit_component, bit_components, bit_spread, boundary, component, component_sizes, components, distances, group_of, grow, set_bits
+from ..grid import (
+    bit_components,
+    bit_spread,
+    boundary,
+    component,
+    component_sizes,
+    components,
+    distances,
+    group_of,
+    grow,
+    set_bits,
+)
 from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -1810,51 +1821,71 @@ def _reach(start: int, sizes: int, cand: list[int], at: list[Group | None], nbrs
 # ---- medium: counting a room against the groups that need it ----------------------------------------
 def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     """A region of size v through an open cell lies in the cells connected to it that allow v (its room), and
-    no region of another size shares a cell with it: each group of another size still short of its size takes
-    as many cells of that room as its need exceeds the cells it can reach outside it. A size whose room, less
-    what those groups take, is too small goes (the counting a person does around big numbers)."""
+    no region of another size shares a cell with it: the groups short of their size take cells of that room, each
+    as many as its need exceeds the cells it can reach outside it, and all together as many as their needs exceed
+    the open cells they can reach outside it. A size whose room, less what those groups take, is too small goes
+    (the counting a person does around big numbers); the region may be that of a group of its size, whose cells
+    it then leaves to it, only where that group can reach."""
     p = Pass(b, "room_count", "medium", ctx.nested)
     rows, cols, cand = b.rows, b.cols, b.cand
     growing_groups = [g for g in b.groups() if len(g.cells) < g.value]
     if not growing_groups:
         return p.steps
     allow: dict[int, int] = {}  # size -> the cells that allow it, as a cell mask
+    open_mask = 0
     for i, m in enumerate(cand):
+        if m & (m - 1):
+            open_mask |= 1 << i
         for v in set_bits(m):
             allow[v] = allow.get(v, 0) | 1 << i
     clusters = _taking_groups(b, growing_groups)
-    open_mask = 0
-    for c in b.open_cells():
-        open_mask |= 1 << c
-    most = sum(max(w - n for w, n, _ in gs) for w, gs in clusters)  # no area loses more cells than this
+    reached = 0
+    needs = 0  # open cells the groups need, together
+    for _, reaches, need in clusters:
+        needs += need
+        for r in reaches:
+            reached |= r
     found: dict[int, dict[int, int]] = {}
     for v in sorted(allow):
         if v < 2 or not allow[v] & open_mask:
             continue
         for area in bit_components(allow[v], rows, cols):
             size = area.bit_count()
-            if not area & open_mask or size < v or size - most >= v:
+            if not area & open_mask or size < v or size - needs >= v:
                 continue  # no open cell, already too small for no_room, or big enough whatever the groups take
-            taken = 0
-            for w, gs in clusters:
-                if w != v:  # (a group of v may be the region itself)
-                    # a group takes its need less the cells it can reach outside the area (its own among them)
-                    best = max(w - (reach & ~area).bit_count() for _, _, reach in gs)
-                    if best > 0:
-                        taken += best
-            if size - taken < v:
-                for c in set_bits(area & open_mask):
-                    _note_small(found, c, bit(v), size - taken)
-    _found_steps(p, found, "the cells connected to it that allow the size, less those the groups of other sizes "
-                 "short of theirs must take, are too few")
+            each = 0
+            mine: list[tuple[int, int, int]] = []  # the clusters of v: (what each takes, what all take, reach)
+            for w, reaches, need in clusters:
+                # a group takes its need less the cells it can reach outside the area (its own among them)
+                best = max(w - (r & ~area).bit_count() for r in reaches)
+                best = best if best > 0 else 0
+                each += best
+                if w == v:
+                    union = 0
+                    for r in reaches:
+                        union |= r
+                    mine.append((best, need, union))
+            spare = (reached & open_mask & ~area).bit_count()  # open cells outside it, each for one group at most
+            fits = 0 if size - max(each, needs - spare) < v else area  # a new region of v
+            for best, need, union in mine:
+                if size - max(each - best, needs - need - spare) >= v:
+                    fits |= union  # the region of this cluster
+            gone = area & open_mask & ~fits
+            if gone:
+                left = size - max(each, needs - spare)
+                for c in set_bits(gone):
+                    _note_small(found, c, bit(v), left if left > 0 else 0)
+    _found_steps(p, found, "the cells connected to it that allow the size, less those the groups short of theirs "
+                 "must take (a group of the size only where it cannot reach), are too few")
     return p.steps
 
 
-def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[tuple[int, int, int]]]]:
+def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[int], int]]:
     """room_count's groups: per size, the groups short of it in clusters that may be one region (two join only
-    when their cells and the cells between them are no more than the size), each group with its cell count and,
-    as a cell mask, the cells its region can hold: within its need of it through cells that allow its size, never
-    in or beside a group of its size it cannot join."""
+    when their cells and the cells between them are no more than the size). Each cluster: its size, per group the
+    cells its region can hold as a cell mask (within its need of it through cells that allow its size, never in or
+    beside a group of its size it cannot join), and the fewest open cells its region needs (the size less the
+    fixed cells of that size one group's mask holds, at most)."""
     nbrs = b.nbrs
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
@@ -1869,12 +1900,14 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
         return k
 
     reach: list[int] = []
+    fixed_in: list[int] = []
     for k, g in enumerate(growing_groups):
         w, n = g.value, len(g.cells)
         need = w - n
         allow = allow_list(b, w)
         near = distances(g.cells, nbrs, within=need + 1, through=allow)
         blocked: list[Group] = []
+        joinable = n
         for h in by_value[w]:
             if h is g:
                 continue
@@ -1883,8 +1916,10 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
                 continue
             if n + len(h.cells) + d - 1 > w:
                 blocked.append(h)
-            elif id(h) in index:
-                parent[root(index[id(h)])] = root(k)
+            else:
+                joinable += len(h.cells)
+                if id(h) in index:
+                    parent[root(index[id(h)])] = root(k)
         if blocked:
             walk = list(allow)
             for h in blocked:
@@ -1898,9 +1933,14 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
             if d <= need:
                 mask |= 1 << c
         reach.append(mask)
-    clusters: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
+        fixed_in.append(joinable)
+    clusters: dict[int, tuple[int, list[int], int]] = {}
     for k, g in enumerate(growing_groups):
-        clusters.setdefault(root(k), (g.value, []))[1].append((g.value, len(g.cells), reach[k]))
+        w = g.value
+        need = w - fixed_in[k] if w > fixed_in[k] else 0
+        key = root(k)
+        kept = clusters.get(key)
+        clusters[key] = (w, [reach[k]], need) if kept is None else (w, kept[1] + [reach[k]], max(kept[2], need))
     return list(clusters.values())
 
 
