@@ -1839,11 +1839,12 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
         for v in set_bits(m):
             allow[v] = allow.get(v, 0) | 1 << i
     clusters = _taking_groups(b, growing_groups)
+    clusters += _new_regions(b, clusters, open_mask)
     reached = 0
     needs = 0  # open cells the groups need, together
     for _, reaches, need in clusters:
         needs += need
-        for r in reaches:
+        for _, r in reaches:
             reached |= r
     found: dict[int, dict[int, int]] = {}
     for v in sorted(allow):
@@ -1855,14 +1856,14 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
                 continue  # no open cell, already too small for no_room, or big enough whatever the groups take
             each = 0
             mine: list[tuple[int, int, int]] = []  # the clusters of v: (what each takes, what all take, reach)
-            for w, reaches, need in clusters:
+            for sizes, reaches, need in clusters:
                 # a group takes its need less the cells it can reach outside the area (its own among them)
-                best = max(w - (r & ~area).bit_count() for r in reaches)
+                best = max(total - (r & ~area).bit_count() for total, r in reaches)
                 best = best if best > 0 else 0
                 each += best
-                if w == v:
+                if sizes >> v & 1:
                     union = 0
-                    for r in reaches:
+                    for _, r in reaches:
                         union |= r
                     mine.append((best, need, union))
             spare = (reached & open_mask & ~area).bit_count()  # open cells outside it, each for one group at most
@@ -1875,12 +1876,12 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
                 left = size - max(each, needs - spare)
                 for c in set_bits(gone):
                     _note_small(found, c, bit(v), left if left > 0 else 0)
-    _found_steps(p, found, "the cells connected to it that allow the size, less those the groups short of theirs "
-                 "must take (a group of the size only where it cannot reach), are too few")
+    _found_steps(p, found, "the cells connected to it that allow the size are too few once the other regions "
+                 "short of their size (groups, and clue-free regions) take what they need of them")
     return p.steps
 
 
-def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[int], int]]:
+def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[tuple[int, int]], int]]:
     """room_count's groups: per size, the groups short of it in clusters that may be one region (two join only
     when their cells and the cells between them are no more than the size). Each cluster: its size, per group the
     cells its region can hold as a cell mask (within its need of it through cells that allow its size, never in or
@@ -1934,14 +1935,103 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
                 mask |= 1 << c
         reach.append(mask)
         fixed_in.append(joinable)
-    clusters: dict[int, tuple[int, list[int], int]] = {}
+    clusters: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
     for k, g in enumerate(growing_groups):
         w = g.value
         need = w - fixed_in[k] if w > fixed_in[k] else 0
         key = root(k)
         kept = clusters.get(key)
-        clusters[key] = (w, [reach[k]], need) if kept is None else (w, kept[1] + [reach[k]], max(kept[2], need))
+        mine = (w, reach[k])
+        clusters[key] = (bit(w), [mine], need) if kept is None else (kept[0], kept[1] + [mine], max(kept[2], need))
     return list(clusters.values())
+
+
+def _new_regions(b: Board, clusters: list[tuple[int, list[tuple[int, int]], int]],
+                 open_mask: int) -> list[tuple[int, list[tuple[int, int]], int]]:
+    """room_count's new regions: open cells that cannot be 1 and that no group of one of their sizes can reach lie
+    in regions of open cells only (like db09's clue-free snake of 13). A cell and a cell it cannot reach its least
+    size without (must_share's walk) are one region: a part, its size one all its cells allow; parts whose regions
+    may meet are one cluster. Each cluster, like a group's (see _taking_groups): the sizes its cells allow, the
+    cells its regions can hold (open cells that allow one of its sizes, within its largest size less its cells of a
+    part) and the fewest open cells they hold."""
+    cand, nbrs = b.cand, b.nbrs
+    reached: dict[int, int] = {}  # size -> the cells some group of it can reach
+    for sizes, reaches, _ in clusters:
+        for _, r in reaches:
+            reached[sizes] = reached.get(sizes, 0) | r
+    alone = [False] * b.size
+    for c in set_bits(open_mask):
+        m = cand[c]
+        if m & 2:
+            continue  # it may be a 1
+        if not any(m & sizes and r >> c & 1 for sizes, r in reached.items()):
+            alone[c] = True
+    cells = [c for c in range(b.size) if alone[c]]
+    if not cells:
+        return []
+    # a cell it cannot reach its least size without is in its region (must_share's walk): one region, one part
+    at = b._group_at
+    assert at is not None
+    part_of = {c: c for c in cells}
+
+    def root(k: int) -> int:
+        while part_of[k] != k:
+            part_of[k] = part_of[part_of[k]]
+            k = part_of[k]
+        return k
+
+    for c in cells:
+        m = cand[c]
+        least = (m & -m).bit_length() - 1
+        order = _reach(c, m, cand, at, nbrs, least, -1)
+        for x in order[1:least]:
+            if x in part_of and root(x) != root(c) and len(_reach(c, m, cand, at, nbrs, least, x)) < least:
+                part_of[root(x)] = root(c)
+    parts: dict[int, list[int]] = {}
+    for c in cells:
+        parts.setdefault(root(c), []).append(c)
+    found: list[tuple[int, int, int, int]] = []  # (sizes, cells as a mask, reach, fewest cells)
+    for part in parts.values():
+        sizes = -1
+        least = 0
+        mask = 0
+        for c in part:
+            sizes &= cand[c]  # one region: one size, which every cell of it allows
+            low = (cand[c] & -cand[c]).bit_length() - 1
+            least = low if low > least else least
+            mask |= 1 << c
+        if not sizes:
+            continue  # no size fits them all: must_share says so
+        through = [bool(m & sizes and m & (m - 1)) for m in cand]
+        # its region's other cells lie within the largest size less its cells of them
+        near = distances(part, nbrs, within=top_value(sizes) - len(part), through=through)
+        reach = 0
+        for c in near:
+            reach |= 1 << c
+        found.append((sizes, mask, reach, max(len(part), least)))
+    # parts whose regions may meet are taken as one: its regions hold both parts' cells
+    parent = list(range(len(found)))
+
+    def top(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for k, (sizes, _, reach, _) in enumerate(found):
+        for j, (other, there, _, _) in enumerate(found):
+            if j != k and sizes & other and reach & there:
+                parent[top(j)] = top(k)
+    merged: dict[int, tuple[int, int, int, int]] = {}
+    for k, (sizes, cells_k, reach, need) in enumerate(found):
+        key = top(k)
+        kept = merged.get(key)
+        if kept is None:
+            merged[key] = (sizes, cells_k, reach, need)
+        else:
+            both = kept[1] | cells_k
+            merged[key] = (kept[0] | sizes, both, kept[2] | reach, max(kept[3], need, both.bit_count()))
+    return [(sizes, [(need, reach)], need) for sizes, _, reach, need in merged.values()]
 
 
 # ---- expert: cutting an area and the groups that can only grow into it ------------------------------
