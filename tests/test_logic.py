@@ -509,9 +509,9 @@ def test_size_lists_in_sentences_keep_every_size():
 
 
 def test_max_level_limits_the_ladder_and_a_harder_puzzle_is_left_stuck():
+    # (a header says hard: the first that the ladder still rates hard, since room_count made some medium)
     puzzle = next(p for p in (read_puzzle(str(f)) for f in sorted((ROOT / "corpus").rglob("*.txt")))
-                  if p.meta("level") == "hard")
-    assert rate(puzzle).level == "hard"
+                  if p.meta("level") == "hard" and rate(p).level == "hard")
     limited = rate(puzzle, max_level="medium")
     assert limited.state == "stuck" and limited.level == "unrated"
     assert all(s.level in ("bookkeeping", "easy", "medium") for s in limited.steps)

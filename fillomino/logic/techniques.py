@@ -1828,8 +1828,7 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     it then leaves to it, only where that group can reach."""
     p = Pass(b, "room_count", "medium", ctx.nested)
     rows, cols, cand = b.rows, b.cols, b.cand
-    growing_groups = [g for g in b.groups() if len(g.cells) < g.value]
-    if not growing_groups:
+    if not any(len(g.cells) < g.value for g in b.groups()):
         return p.steps
     allow: dict[int, int] = {}  # size -> the cells that allow it, as a cell mask
     open_mask = 0
@@ -1838,7 +1837,7 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
             open_mask |= 1 << i
         for v in set_bits(m):
             allow[v] = allow.get(v, 0) | 1 << i
-    clusters = _taking_groups(b, growing_groups)
+    clusters = _taking_groups(b, ctx)
     clusters += _new_regions(b, clusters, open_mask)
     reached = 0
     needs = 0  # open cells the groups need, together
@@ -1858,7 +1857,11 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
             mine: list[tuple[int, int, int]] = []  # the clusters of v: (what each takes, what all take, reach)
             for sizes, reaches, need in clusters:
                 # a group takes its need less the cells it can reach outside the area (its own among them)
-                best = max(total - (r & ~area).bit_count() for total, r in reaches)
+                if len(reaches) == 1:
+                    total, r = reaches[0]
+                    best = total - (r & ~area).bit_count()
+                else:
+                    best = max(total - (r & ~area).bit_count() for total, r in reaches)
                 best = best if best > 0 else 0
                 each += best
                 if sizes >> v & 1:
@@ -1881,16 +1884,33 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
-def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, list[tuple[int, int]], int]]:
+def _taking_groups(b: Board, ctx: Context) -> list[tuple[int, list[tuple[int, int]], int]]:
     """room_count's groups: per size, the groups short of it in clusters that may be one region (two join only
-    when their cells and the cells between them are no more than the size). Each cluster: its size, per group the
-    cells its region can hold as a cell mask (within its need of it through cells that allow its size, never in or
-    beside a group of its size it cannot join), and the fewest open cells its region needs (the size less the
-    fixed cells of that size one group's mask holds, at most)."""
-    nbrs = b.nbrs
+    when their cells and the cells between them are no more than the size). Each cluster: its size (a bitset), per
+    group its size and the cells its region can hold as a cell mask (within its need of it through cells that allow
+    its size, never in or beside a group of its size it cannot join), and the fewest open cells its region needs
+    (the size less the fixed cells of that size one group's mask holds, at most). What a size's clusters are
+    depends only on which cells allow it and which are fixed at it: kept per size (see kept_sizes)."""
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
+    answers: dict[int, list[tuple[int, list[tuple[int, int]], int]]] = kept_sizes(b, ctx, "room_count")
+    out: list[tuple[int, list[tuple[int, int]], int]] = []
+    for w, groups in by_value.items():
+        clusters = answers.get(w)
+        if clusters is None:
+            clusters = answers[w] = _size_clusters(b, w, groups)
+        out.extend(clusters)
+    keep_sizes(b, ctx, "room_count", answers)
+    return out
+
+
+def _size_clusters(b: Board, w: int, groups: list[Group]) -> list[tuple[int, list[tuple[int, int]], int]]:
+    """_taking_groups for one size, whose groups (complete ones too) are ``groups``."""
+    nbrs = b.nbrs
+    growing_groups = [g for g in groups if len(g.cells) < w]
+    if not growing_groups:
+        return []
     index = {id(g): k for k, g in enumerate(growing_groups)}
     parent = list(range(len(growing_groups)))
 
@@ -1900,16 +1920,16 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
             k = parent[k]
         return k
 
+    allow = allow_list(b, w)
     reach: list[int] = []
     fixed_in: list[int] = []
     for k, g in enumerate(growing_groups):
-        w, n = g.value, len(g.cells)
+        n = len(g.cells)
         need = w - n
-        allow = allow_list(b, w)
         near = distances(g.cells, nbrs, within=need + 1, through=allow)
         blocked: list[Group] = []
         joinable = n
-        for h in by_value[w]:
+        for h in groups:
             if h is g:
                 continue
             d = min((near[c] for c in h.cells if c in near), default=-1)
@@ -1936,8 +1956,7 @@ def _taking_groups(b: Board, growing_groups: list[Group]) -> list[tuple[int, lis
         reach.append(mask)
         fixed_in.append(joinable)
     clusters: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
-    for k, g in enumerate(growing_groups):
-        w = g.value
+    for k in range(len(growing_groups)):
         need = w - fixed_in[k] if w > fixed_in[k] else 0
         key = root(k)
         kept = clusters.get(key)
