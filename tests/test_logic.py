@@ -487,6 +487,15 @@ def test_room_count_bounds_the_clue_free_thirteen_of_db09(external_corpus):
     assert_sound(puzzle, rating)
 
 
+def test_room_count_solves_a_big_number_puzzle_the_ladder_stalled_on(external_corpus):
+    # janko-369: 31 open cells around two 13s, two 11s, two 7s and two 3s that need 30 of them
+    path = next(p for p in external_corpus if p.name == "janko-369.txt")
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("room_count")
+    assert_sound(puzzle, rating)
+
+
 runs = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 120)), max_size=4).map(
     lambda rs: sum(((1 << n) - 1) << lo for lo, n in rs))
 
