@@ -1836,7 +1836,11 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     if ctx.nested and b.size > ROOM_COUNT_NESTED_MAX:
         return p.steps
     rows, cols, cand = b.rows, b.cols, b.cand
-    if not any(len(g.cells) < g.value for g in b.groups()):
+    held: dict[int, int] = {}  # size -> the cells of the groups of it short of it
+    for g in b.groups():
+        if len(g.cells) < g.value:
+            held[g.value] = held.get(g.value, 0) + len(g.cells)
+    if not held:
         return p.steps
     allow: dict[int, int] = {}  # size -> the cells that allow it, as a cell mask
     open_mask = 0
@@ -1859,7 +1863,8 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
             continue
         for area in bit_components(allow[v], rows, cols):
             size = area.bit_count()
-            if not area & open_mask or size < v or size - needs >= v:
+            # a cluster of another size takes at most what it needs, one of v its own cells more
+            if not area & open_mask or size < v or size - needs - held.get(v, 0) >= v:
                 continue  # no open cell, already too small for no_room, or big enough whatever the groups take
             each = 0
             mine: list[tuple[int, int, int]] = []  # the clusters of v: (what each takes, what all take, reach)
