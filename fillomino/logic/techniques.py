@@ -2471,11 +2471,12 @@ def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -
             if kept and out.state != "contradiction":
                 Trials.replay(out, trial)
             return out
-    deadline = ctx.deadline
+    deadline, solve = ctx.deadline, ctx.solve
+    assert solve is not None
     start = len(trial.log)
     before = deadline.left if isinstance(deadline, Work) else 0
-    run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=deadline, nested=True,
-                    lookahead=ctx.lookahead, incremental=ctx.incremental, trials=trials)
+    run = solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=deadline, nested=True,
+                lookahead=ctx.lookahead, incremental=ctx.incremental, trials=trials)
     if trials is not None and key is not None:
         if deadline is None:
             trials.put(key, trial, start, run, None, ctx.clues)
