@@ -2460,9 +2460,9 @@ class Trials:
 
 
 def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -> Any:
-    """The nested run of the ladder up to ``up_to`` for ``depth`` passes on a fresh trial grid (a solver.Run, or the
+    """The nested run of the ladder up to ``up_to`` for ``depth`` passes on a trial grid (a solver.Run, or the
     outcome ctx.trials kept of the same run, ``trial`` then left as that run left it when ``kept``: the hard
-    look-ahead keeps its stuck trials for the expert one)."""
+    look-ahead keeps its stuck trials for the expert one to carry on)."""
     trials = ctx.trials
     key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental)
     if trials is not None and key is not None:
@@ -2511,9 +2511,7 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
             trial, first = earlier
             if len(first.passes) >= depth:
                 continue  # its first passes broke no rule, and the expert run would stop there too
-            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth - len(first.passes),
-                            deadline=ctx.deadline, nested=True, lookahead=ctx.lookahead, incremental=ctx.incremental,
-                            trials=ctx.trials)
+            run = _trial_run(trial, ctx, up_to, depth - len(first.passes), False)
             passes, steps = len(first.passes) + len(run.passes), first.steps + run.steps
         else:
             trial = b.copy()
