@@ -1259,3 +1259,51 @@ def test_the_gc_threshold_of_nested_and_overlapping_solves_is_put_back_by_the_la
         assert gc.get_threshold() == (5000, 10, 10)
     finally:
         gc.set_threshold(*saved)
+
+
+# ---- look-ahead trials kept across ratings (a generation's): the same ratings, the same Work spent ----------------
+def _rating_and_work(puzzle: Puzzle, units: int | None, trials=None, max_level: str = "expert") -> tuple:
+    from fillomino.clock import Work
+
+    work = None if units is None else Work(units)
+    r = rate(puzzle, budget=work, max_level=max_level, trials=trials)
+    return (r.level, r.state, r.score, r.final, [(s.technique, s.cells, s.text()) for s in r.steps],
+            None if work is None else work.left)
+
+
+def _without_clue(puzzle: Puzzle, cell: int) -> Puzzle:
+    return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i == cell else v for i, v in enumerate(puzzle.clues)),
+                  puzzle.solution)
+
+
+@pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "07x07/7x7-s3.txt",
+                                  "06x06/6x6-s12.txt"])
+def test_kept_trials_give_the_same_ratings_and_work_left(name):
+    """Ratings sharing a Trials, as a generation's do (the same clues again, fewer clues, budgets that cut them at
+    various points, a hard phase then the expert one), take the very steps a rating without one takes and leave
+    the very same Work: the trials they repeat are given, not run, and their checks charged."""
+    from fillomino.logic import Trials
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = 10**9 - _rating_and_work(puzzle, 10**9)[-1]
+    trials = Trials()
+    clue_cells = [i for i, v in enumerate(puzzle.clues) if v]
+    asked = [(puzzle, None, "expert"), (puzzle, whole, "hard"), (puzzle, whole, "expert"),
+             (puzzle, whole - 1, "expert"), (puzzle, whole // 2, "expert"), (puzzle, whole // 5, "expert")]
+    for cell in clue_cells[:2]:
+        fewer = _without_clue(puzzle, cell)
+        asked += [(fewer, whole, "hard"), (fewer, whole, "expert"), (fewer, 2 * whole // 3, "expert")]
+    asked += [(puzzle, whole // 2, "expert"), (puzzle, whole, "expert")]
+    for p, units, level in asked:
+        assert _rating_and_work(p, units, trials, level) == _rating_and_work(p, units, None, level), (units, level)
+    assert trials.hits > 0 and trials.kept
+
+
+def test_kept_trials_are_forgotten_beyond_their_cells_and_still_give_the_same_ratings():
+    from fillomino.logic import Trials
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s10.txt"))
+    trials = Trials(max_cells=2_000)
+    for units in (None, 10**9, 10**9):
+        assert _rating_and_work(puzzle, units, trials) == _rating_and_work(puzzle, units)
+        assert trials.cells <= 2_000 and trials.cells == sum(cells for _, cells in trials.kept.values())
