@@ -1299,11 +1299,11 @@ def test_kept_trials_give_the_same_ratings_and_work_left(name):
     assert trials.hits > 0 and trials.kept
 
 
-def test_kept_trials_are_forgotten_beyond_their_cells_and_still_give_the_same_ratings():
+def test_kept_trials_are_forgotten_beyond_their_memory_and_still_give_the_same_ratings():
     from fillomino.logic import Trials
 
     puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s10.txt"))
-    trials = Trials(max_cells=2_000)
+    trials = Trials(max_bytes=4_000)
     for units in (None, 10**9, 10**9):
         assert _rating_and_work(puzzle, units, trials) == _rating_and_work(puzzle, units)
-        assert trials.cells <= 2_000 and trials.cells == sum(cells for _, cells in trials.kept.values())
+        assert trials.bytes <= 4_000 and trials.bytes == sum(size for _, size in trials.kept.values())

@@ -2349,9 +2349,11 @@ def _witness_on(b: Board, ctx: Context) -> list[int] | None:
     return sol
 
 
-TRIALS_CELLS = 1_000_000
-"""Most cells (candidate grids in the keys, plus what the kept outcomes logged) a Trials keeps before it forgets
-the trials used least recently (a forgotten trial only costs its run again)."""
+TRIALS_BYTES = 24_000_000
+"""About the most memory a Trials holds (its keys' candidate grids, TRIAL_LOGGED_BYTES per cell its outcomes logged)
+before it forgets the trials used least recently (a forgotten trial only costs its run again)."""
+TRIAL_LOGGED_BYTES = 100
+"""About the memory of one logged cell of a kept outcome (its place in the log and its candidates at the end)."""
 
 
 class _Outcome:
@@ -2386,9 +2388,9 @@ class Trials:
     outcome is given only for the same clues. An outcome is given only when the budget has at least its checks
     left, so that the run would not have stopped early; a run the budget cut is not kept."""
 
-    def __init__(self, max_cells: int = TRIALS_CELLS) -> None:
-        self.max_cells = max_cells
-        self.cells = 0
+    def __init__(self, max_bytes: int = TRIALS_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self.kept: OrderedDict[tuple, tuple[_Outcome, int]] = OrderedDict()
         self.hits = self.misses = 0
 
@@ -2403,7 +2405,9 @@ class Trials:
                 if not t.lookahead and LEVELS.index(t.level) <= top:
                     dirty = dirty_of(trial, t.name)
                     looks.append(None if dirty is None else tuple(sorted(dirty)))
-        return (grid, up_to, depth, la, incremental, tuple(looks))
+        # the look-ahead's settings by value: a key of strings, numbers and bytes only, which the cyclic GC skips
+        return (grid, up_to, depth, la.hard_inner, la.hard_passes, la.expert_inner, la.expert_passes, incremental,
+                tuple(looks))
 
     def get(self, key: tuple, deadline: float | Work | None, clues: Sequence[int]) -> _Outcome | None:
         """The outcome kept for ``key`` when it stands for a run now (the budget charged its checks), else None."""
@@ -2436,14 +2440,14 @@ class Trials:
             clean = {name: at - start for name, at in trial.clean.items() if at >= start}
         out = _Outcome(run.state, list(run.passes), run.steps[-1:], checks,
                        tuple(clues) if run.state == "contradiction" else None, logged, ends, clean)
-        cells = trial.size + len(logged)
+        size = len(key[0]) + TRIAL_LOGGED_BYTES * (len(logged) + 1)
         old = self.kept.pop(key, None)
         if old is not None:
-            self.cells -= old[1]
-        self.kept[key] = (out, cells)
-        self.cells += cells
-        while self.cells > self.max_cells:
-            self.cells -= self.kept.popitem(last=False)[1][1]
+            self.bytes -= old[1]
+        self.kept[key] = (out, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            self.bytes -= self.kept.popitem(last=False)[1][1]
 
     @staticmethod
     def replay(out: _Outcome, trial: Board) -> None:
