@@ -7,7 +7,6 @@ The room of a group of size v is the set of cells connected to it through cells 
 
 from __future__ import annotations
 
-import itertools
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -881,20 +880,38 @@ def _area_ways(b: Board, area: list[int]) -> list[int]:
     """Per cell of an area of open cells, the sizes some filling of the whole area that breaks no rule gives it
     (kept in b.memo with every candidate the checks read)."""
     options = [values_of(b.cand[c]) for c in area]
+    full = [b.cand[c] for c in area]
     seen = [0] * len(area)
     starts = _around(b, area)
     reads = list(starts)
-    cand = list(b.cand)
-    for values in itertools.product(*options):
-        if all(seen[k] >> v & 1 for k, v in enumerate(values)):
-            continue  # every size of it is already kept: its check could add nothing
-        for c, v in zip(area, values):
-            cand[c] = bit(v)
-        if _check_rule(b, cand, starts, reads) is None:
-            for k, v in enumerate(values):
-                seen[k] |= bit(v)
+    _fill_ways(b, area, options, full, [_around(b, [c]) for c in area], starts, list(b.cand), [0] * len(area),
+               seen, reads, 0)
     keep(b, ("area", *area), reads, seen)
     return seen
+
+
+def _fill_ways(b: Board, area: list[int], options: list[list[int]], full: list[int], local: list[list[int]],
+               starts: list[int], cand: list[int], values: list[int], seen: list[int], reads: list[int],
+               k: int) -> None:
+    """_area_ways' search: every filling of ``area[k:]`` after ``values[:k]`` (set in ``cand``) that breaks no rule
+    adds its sizes to ``seen``. A filling of the first cells that breaks the rule around its last cell breaks it in
+    every completion (fixing more cells only grows groups and shrinks their room), so those are not tried; nor are
+    the completions whose every size is in ``seen`` already (their checks could add nothing)."""
+    last = k + 1 == len(area)
+    c = area[k]
+    for v in options[k]:
+        values[k] = v
+        if all(seen[j] >> values[j] & 1 for j in range(k + 1)) and \
+                all(seen[j] == full[j] for j in range(k + 1, len(area))):
+            continue  # every filling from here is already kept
+        cand[c] = bit(v)
+        if last:
+            if _check_rule(b, cand, starts, reads) is None:
+                for j in range(len(area)):
+                    seen[j] |= bit(values[j])
+        elif _check_rule(b, cand, local[k], reads) is None:
+            _fill_ways(b, area, options, full, local, starts, cand, values, seen, reads, k + 1)
+    cand[c] = full[k]
 
 
 def pair(b: Board, ctx: Context) -> list[LogicStep]:
