@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -747,6 +748,45 @@ def test_ways_to_finish_and_fillings_stop_early_with_what_trying_them_all_gives(
                 assert _area_ways(b, area) == _every_filling(b, area)
                 filled += 1
     assert finished and filled
+
+
+def test_area_fillings_that_break_the_rule_early_are_not_completed(monkeypatch):
+    # pair and pocket's search drops a partial filling that breaks the rule around its last cell: on a rating's
+    # grids it checks fewer fillings than trying every one (less those whose sizes are all kept), for the same sizes
+    import fillomino.logic.techniques as techniques
+
+    checks = [0]
+    check = techniques._check_rule
+
+    def counted(*args):
+        checks[0] += 1
+        return check(*args)
+
+    monkeypatch.setattr(techniques, "_check_rule", counted)
+    searched = every = 0
+    for _, b in (g for name in ("05x05/5x5-s4.txt", "06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt")
+                 for g in _grids_of_a_rating(name, 3)):
+        for area in techniques.open_areas(b):
+            tries = 1
+            for c in area:
+                tries *= b.cand[c].bit_count()
+            if len(area) <= 5 and tries <= techniques.POCKET_TRIES:
+                checks[0] = 0
+                b.memo.clear()
+                got = techniques._area_ways(b, area)
+                searched += checks[0]
+                seen = [0] * len(area)
+                for values in product(*(values_of(b.cand[c]) for c in area)):
+                    if not all(seen[k] >> v & 1 for k, v in enumerate(values)):
+                        every += 1
+                        cand = list(b.cand)
+                        for c, v in zip(area, values):
+                            cand[c] = 1 << v
+                        if check(b, cand, techniques._around(b, area), []) is None:
+                            for k, v in enumerate(values):
+                                seen[k] |= 1 << v
+                assert got == seen
+    assert every and searched < every
 
 
 def _every_new_region_note(b: Board, v: int) -> list[tuple[int, int]]:
