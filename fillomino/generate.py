@@ -87,6 +87,11 @@ chunk, asked right after it."""
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
 
+TRIALS_CELLS = 64
+"""Largest grid (cells) whose generation keeps its ratings' look-ahead trials (logic.Trials): up to 8x8 a trial grid
+often comes back whole (5x5-8x8 expert CPU sums x0.88-0.96, hard about even); from 10x10 up it rarely does and the
+bookkeeping costs as much as the hits save or more (12x12 expert x0.94-1.13, 15x15 hard x1.09)."""
+
 RATING_WORK = 20_000
 RATING_WORK_CELLS = 2_000_000
 """Default budget of one rating, in the rater's own checks (a clock.Work): RATING_WORK + RATING_WORK_CELLS //
@@ -170,7 +175,7 @@ def generate(
     start = time.perf_counter()
     checks = 0
     made = _Made()
-    trials = None if level == "minimal" else _trials()
+    trials = _trials() if level != "minimal" and rows * cols <= TRIALS_CELLS else None
     for attempt in range(1, MAX_ATTEMPTS + 1):
         rng = Stream(f"fillomino-generate|{STREAM_KEY}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
