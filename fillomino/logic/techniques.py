@@ -909,7 +909,8 @@ def _fill_ways(b: Board, area: list[int], options: list[list[int]], full: list[i
             if _check_rule(b, cand, starts, reads) is None:
                 for j in range(len(area)):
                     seen[j] |= bit(values[j])
-        elif _check_rule(b, cand, local[k], reads) is None:
+        elif k == 0 or _check_rule(b, cand, local[k], reads) is None:
+            # one cell's size alone seldom breaks the rule once the easy techniques ran: a check there costs more
             _fill_ways(b, area, options, full, local, starts, cand, values, seen, reads, k + 1)
     cand[c] = full[k]
 
