@@ -24,7 +24,7 @@ from .puzzle import FillominoError, Grid, Puzzle, flatten, groups, is_solution, 
 from .solvers.base import Budget, Status
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
-    from .logic import Rating
+    from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
 GENERATOR_VERSION = "4"
@@ -86,6 +86,11 @@ chunk, asked right after it."""
 
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
+
+TRIALS_CELLS = 64
+"""Largest grid (cells) whose generation keeps its ratings' look-ahead trials (logic.Trials): up to 8x8 a trial grid
+often comes back whole (5x5-8x8 expert CPU sums x0.88-0.96, hard about even); from 10x10 up it rarely does and the
+bookkeeping costs as much as the hits save or more (12x12 expert x0.94-1.13, 15x15 hard x1.09)."""
 
 RATING_WORK = 20_000
 RATING_WORK_CELLS = 2_000_000
@@ -170,6 +175,7 @@ def generate(
     start = time.perf_counter()
     checks = 0
     made = _Made()
+    trials = _trials() if level != "minimal" and rows * cols <= TRIALS_CELLS else None
     for attempt in range(1, MAX_ATTEMPTS + 1):
         rng = Stream(f"fillomino-generate|{STREAM_KEY}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
@@ -181,7 +187,7 @@ def generate(
             rating = None
         else:
             carver = _LevelCarver(answer, orbits, level, clue_every_region, min_clues, max_clues, rating_budget,
-                                  rating_work)
+                                  rating_work, trials)
             try:
                 found, rating = carver.run(rng)
                 made.add(carver)
@@ -223,6 +229,13 @@ def generate(
 
 def _clues(n: int | None) -> str:
     return f"{n} clue" if n == 1 else f"{n} clues"
+
+
+def _trials() -> Trials:
+    """A fresh record of look-ahead trials for one generate call's ratings."""
+    from .logic import Trials
+
+    return Trials()
 
 
 def describe_options(
@@ -571,7 +584,7 @@ class _LevelCarver:
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
                  min_clues: int | None, max_clues: int | None, rating_budget: float | None,
-                 rating_work: int | None = None) -> None:
+                 rating_work: int | None = None, trials: Trials | None = None) -> None:
         self.answer = answer
         self.values = flatten(answer)
         self.rows, self.cols = len(answer), len(answer[0])
@@ -582,6 +595,8 @@ class _LevelCarver:
         self.max_clues = max_clues
         self.rating_budget = rating_budget
         self.rating_work = rating_work or RATING_WORK + RATING_WORK_CELLS // (self.rows * self.cols)
+        self.trials = trials
+        """The look-ahead trials its ratings have run (shared by the answers of one generate call)."""
         self.ratings = self.orders = self.timeouts = 0
         self.checks = self.known = 0
         self.others: list[frozenset[int]] = []
@@ -782,7 +797,7 @@ class _LevelCarver:
         clues = tuple(v if c in kept else 0 for c, v in enumerate(self.values))
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
         rating = rate(Puzzle(self.rows, self.cols, clues), budget=self.budget(), max_level=max_level,
-                      solution=self.answer)
+                      solution=self.answer, trials=self.trials)
         self.ratings += 1
         if rating.state == "budget":
             self.timeouts += 1
@@ -908,7 +923,7 @@ class _Attempt:
         self.given = tuple(v if c in clues else 0 for c, v in enumerate(values))
         # the answer solves every subset of its own clues: the look-ahead may skip what it satisfies
         self.solve = Solve(carver.rows, carver.cols, self.given, max_level=phase, budget=carver.budget(),
-                           witness=lambda: values, start=start)
+                           witness=lambda: values, start=start, trials=carver.trials)
 
     def run_until_fixed(self, removal: set[int] | None) -> str:
         """"fixed" once every cell of ``removal`` is fixed (None: carry on to the end), else how the solve ended:

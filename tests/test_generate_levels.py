@@ -72,6 +72,48 @@ def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
         generate(5, 5, 0, level="easy", rating_work=0)
 
 
+@pytest.mark.parametrize("rows, cols, seed, level, work", [(5, 5, 1, "expert", None), (6, 6, 1, "expert", 3000)])
+def test_the_trials_kept_across_a_generation_change_no_puzzle(rows, cols, seed, level, work, monkeypatch):
+    """A generation's ratings share the look-ahead trials they have run (logic.Trials): some are given again, their
+    Work charged, so the puzzle, its score, the ratings made and those cut by their budget are those of a
+    generation that runs every trial."""
+    import fillomino.generate as gen
+
+    kept: list = []
+    trials = gen._trials
+
+    def counted():
+        kept.append(trials())
+        return kept[-1]
+
+    monkeypatch.setattr(gen, "_trials", counted)
+    with_trials = generate(rows, cols, seed, level=level, rating_work=work)
+    assert kept and kept[0].hits > 0 and (work is None or with_trials.rating_timeouts > 0)
+    monkeypatch.setattr(gen, "_trials", lambda: None)
+    without = generate(rows, cols, seed, level=level, rating_work=work)
+    assert (with_trials.puzzle, with_trials.score, with_trials.ratings, with_trials.rating_timeouts) == \
+        (without.puzzle, without.score, without.ratings, without.rating_timeouts)
+
+
+def test_only_small_grids_keep_their_look_ahead_trials(monkeypatch):
+    """Trials are kept up to TRIALS_CELLS cells, where a trial grid often comes back; a bigger grid's ratings run
+    every trial (the same puzzles either way)."""
+    import fillomino.generate as gen
+
+    made: list[int] = []
+    trials = gen._trials
+
+    def counted():
+        made.append(1)
+        return trials()
+
+    monkeypatch.setattr(gen, "_trials", counted)
+    generate(8, 8, 0, level="easy")
+    assert made == [1]
+    generate(9, 8, 0, level="easy")
+    assert made == [1]
+
+
 def test_removals_refused_for_a_second_solution_really_leave_one_and_the_rater_refuses_them(monkeypatch):
     """The carver's shortcut (a known other solution, or the warm CNF question) stands in for a rating: it may
     refuse only clue sets the rater could not solve, which a second solution guarantees."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -749,6 +750,45 @@ def test_ways_to_finish_and_fillings_stop_early_with_what_trying_them_all_gives(
     assert finished and filled
 
 
+def test_area_fillings_that_break_the_rule_early_are_not_completed(monkeypatch):
+    # pair and pocket's search drops a partial filling that breaks the rule around its last cell: on a rating's
+    # grids it checks fewer fillings than trying every one (less those whose sizes are all kept), for the same sizes
+    import fillomino.logic.techniques as techniques
+
+    checks = [0]
+    check = techniques._check_rule
+
+    def counted(*args):
+        checks[0] += 1
+        return check(*args)
+
+    monkeypatch.setattr(techniques, "_check_rule", counted)
+    searched = every = 0
+    for _, b in (g for name in ("05x05/5x5-s4.txt", "06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt")
+                 for g in _grids_of_a_rating(name, 3)):
+        for area in techniques.open_areas(b):
+            tries = 1
+            for c in area:
+                tries *= b.cand[c].bit_count()
+            if len(area) <= 5 and tries <= techniques.POCKET_TRIES:
+                checks[0] = 0
+                b.memo.clear()
+                got = techniques._area_ways(b, area)
+                searched += checks[0]
+                seen = [0] * len(area)
+                for values in product(*(values_of(b.cand[c]) for c in area)):
+                    if not all(seen[k] >> v & 1 for k, v in enumerate(values)):
+                        every += 1
+                        cand = list(b.cand)
+                        for c, v in zip(area, values):
+                            cand[c] = 1 << v
+                        if check(b, cand, techniques._around(b, area), []) is None:
+                            for k, v in enumerate(values):
+                                seen[k] |= 1 << v
+                assert got == seen
+    assert every and searched < every
+
+
 def _every_new_region_note(b: Board, v: int) -> list[tuple[int, int]]:
     """new_region's notes for a size, by definition: the open cells that allow v, that no group of v reaches
     within its need, with the size of their area of cells that allow v, are not fixed and touch no group of v
@@ -1259,3 +1299,51 @@ def test_the_gc_threshold_of_nested_and_overlapping_solves_is_put_back_by_the_la
         assert gc.get_threshold() == (5000, 10, 10)
     finally:
         gc.set_threshold(*saved)
+
+
+# ---- look-ahead trials kept across ratings (a generation's): the same ratings, the same Work spent ----------------
+def _rating_and_work(puzzle: Puzzle, units: int | None, trials=None, max_level: str = "expert") -> tuple:
+    from fillomino.clock import Work
+
+    work = None if units is None else Work(units)
+    r = rate(puzzle, budget=work, max_level=max_level, trials=trials)
+    return (r.level, r.state, r.score, r.final, [(s.technique, s.cells, s.text()) for s in r.steps],
+            None if work is None else work.left)
+
+
+def _without_clue(puzzle: Puzzle, cell: int) -> Puzzle:
+    return Puzzle(puzzle.rows, puzzle.cols, tuple(0 if i == cell else v for i, v in enumerate(puzzle.clues)),
+                  puzzle.solution)
+
+
+@pytest.mark.parametrize("name", ["05x05/expert-5x5-s0.txt", "05x05/5x5-s10.txt", "07x07/7x7-s3.txt",
+                                  "06x06/6x6-s12.txt"])
+def test_kept_trials_give_the_same_ratings_and_work_left(name):
+    """Ratings sharing a Trials, as a generation's do (the same clues again, fewer clues, budgets that cut them at
+    various points, a hard phase then the expert one), take the very steps a rating without one takes and leave
+    the very same Work: the trials they repeat are given, not run, and their checks charged."""
+    from fillomino.logic import Trials
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = 10**9 - _rating_and_work(puzzle, 10**9)[-1]
+    trials = Trials()
+    clue_cells = [i for i, v in enumerate(puzzle.clues) if v]
+    asked = [(puzzle, None, "expert"), (puzzle, whole, "hard"), (puzzle, whole, "expert"),
+             (puzzle, whole - 1, "expert"), (puzzle, whole // 2, "expert"), (puzzle, whole // 5, "expert")]
+    for cell in clue_cells[:2]:
+        fewer = _without_clue(puzzle, cell)
+        asked += [(fewer, whole, "hard"), (fewer, whole, "expert"), (fewer, 2 * whole // 3, "expert")]
+    asked += [(puzzle, whole // 2, "expert"), (puzzle, whole, "expert")]
+    for p, units, level in asked:
+        assert _rating_and_work(p, units, trials, level) == _rating_and_work(p, units, None, level), (units, level)
+    assert trials.hits > 0 and trials.kept
+
+
+def test_kept_trials_are_forgotten_beyond_their_memory_and_still_give_the_same_ratings():
+    from fillomino.logic import Trials
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "05x05" / "5x5-s10.txt"))
+    trials = Trials(max_bytes=4_000)
+    for units in (None, 10**9, 10**9):
+        assert _rating_and_work(puzzle, units, trials) == _rating_and_work(puzzle, units)
+        assert trials.bytes <= 4_000 and trials.bytes == sum(size for _, size in trials.kept.values())

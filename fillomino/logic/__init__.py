@@ -12,7 +12,7 @@ from .candidates import Board
 from .rating import DEPTH, Rating, check_level, hint, rate
 from .solver import FewerCollections, Solve
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER, LOOKAHEADS, Lookahead
+from .techniques import LADDER, LOOKAHEADS, Lookahead, Trials
 
 __all__ = ["DEPTH", "LADDER", "LEVELS", "LOOKAHEADS", "Board", "FewerCollections", "LogicStep", "Lookahead", "Rating",
-           "Solve", "check_level", "hint", "rate"]
+           "Solve", "Trials", "check_level", "hint", "rate"]

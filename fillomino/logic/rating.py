@@ -12,7 +12,7 @@ from ..puzzle import FillominoError, Puzzle, flatten, is_solution
 from .candidates import Board
 from .solver import Solve, deadline_of, solve
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER, Lookahead, lookahead_of
+from .techniques import LADDER, Lookahead, Trials, lookahead_of
 
 RATED = ("easy", "medium", "hard", "expert")
 DEPTH = {"easy": 0, "medium": 3, "hard": 2, "expert": 2}
@@ -146,13 +146,14 @@ class Witness:
 
 def rate_board(board: Board, clues: tuple[int, ...] | list[int], rows: int, cols: int, *,
                budget: object = None, max_level: str = "expert", lookahead: str | Lookahead = "full",
-               witness: Callable[[], list[int] | None] | None = None) -> Rating:
+               witness: Callable[[], list[int] | None] | None = None, trials: Trials | None = None) -> Rating:
     """Rate ``board`` (see rate). ``witness``: gives a solution of the puzzle (see solver.solve) or None."""
     start = time.process_time()
     deadline = deadline_of(budget if isinstance(budget, Work) else _budget_seconds(budget), start)
     if isinstance(witness, Witness) and witness.deadline is None and not isinstance(deadline, Work):
         witness.deadline = deadline
-    run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness)
+    run = solve(board, clues, max_level=max_level, deadline=deadline, lookahead=lookahead, witness=witness,
+                trials=trials)
     return _rating(board, run.state, run.steps, time.process_time() - start, rows, cols)
 
 
@@ -180,7 +181,7 @@ def rating_of(run: Solve) -> Rating:
 
 def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
          lookahead: str | Lookahead = "full", solution: Sequence[Sequence[int]] | Sequence[int] | None = None,
-         witness: bool = True) -> Rating:
+         witness: bool = True, trials: Trials | None = None) -> Rating:
     """Solve ``puzzle`` with the ladder and rate it. ``budget``: CPU seconds (or a solvers.Budget), or a
     clock.Work (units of the solver's own checks: it ends at the same step on every machine, and the engine's
     witness then has no time limit); when it runs out the rating is "unrated" with state "budget".
@@ -191,13 +192,14 @@ def rate(puzzle: Puzzle, *, budget: object = None, max_level: str = "expert",
     measured in docs/benchmarks.md) or a Lookahead; a cheaper one is as sound but rates some puzzles harder.
     ``witness``: let the look-ahead skip the hypotheses a known solution satisfies (they can never break a
     rule, so the rating is the same, only sooner); the solution is ``solution`` (rows or row-major) or the
-    puzzle's stored one when it is one, else the CNF engine's (its time counts against ``budget``)."""
+    puzzle's stored one when it is one, else the CNF engine's (its time counts against ``budget``). ``trials``:
+    look-ahead trials already run (a techniques.Trials shared by many ratings; the same rating, only sooner)."""
     if max_level not in LEVELS:
         raise ValueError(f"max_level must be one of {', '.join(LEVELS)}, not {max_level!r}")
     lookahead = lookahead_of(lookahead)
     board = Board.from_puzzle(puzzle)
     return rate_board(board, puzzle.clues, puzzle.rows, puzzle.cols, budget=budget, max_level=max_level,
-                      lookahead=lookahead, witness=Witness(puzzle, solution) if witness else None)
+                      lookahead=lookahead, witness=Witness(puzzle, solution) if witness else None, trials=trials)
 
 
 def hint(puzzle: Puzzle, marks: object = None, *, witness: bool = True) -> LogicStep | None:

@@ -12,13 +12,10 @@ from typing import TYPE_CHECKING
 from ..clock import Work, past, spent
 from .candidates import Board, Contradiction, bit, values_of
 from .steps import LEVELS, LogicStep
-from .techniques import LADDER, Context, Lookahead, lookahead_of
+from .techniques import LADDER, Context, Lookahead, Trials, dirty_of, lookahead_of
 
 if TYPE_CHECKING:  # rating.py imports this module
     from .rating import Rating
-
-DIRTY_MAX = 32
-"""More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
 
 YOUNG_OBJECTS = 50_000
 """The cyclic GC's first threshold while a top-level solve runs (see _Collections)."""
@@ -131,7 +128,7 @@ def _verify(b: Board, clues: Sequence[int]) -> None:
 def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_passes: int | None = None,
           deadline: float | Work | None = None, nested: bool = False, lookahead: str | Lookahead = "full",
           incremental: bool = True, witness: Callable[[], list[int] | None] | None = None,
-          until_fixed: Collection[int] | None = None) -> Run:
+          until_fixed: Collection[int] | None = None, trials: Trials | None = None) -> Run:
     """Run the ladder (techniques up to ``max_level``) on ``board`` in place, for at most ``max_passes``
     technique applications and until ``deadline`` (a time.process_time() value: CPU time, so that a
     budget means the same on a busy machine; or a clock.Work, the same on every machine). ``lookahead``:
@@ -143,12 +140,14 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
     never break a rule, so the steps are the same with or without it (tests/test_logic.py checks that too).
     ``until_fixed``: stop with state "fixed" after the first pass that leaves every one of these cells with one
     candidate; the board and steps are then those of the whole run so far, and solving the board again carries
-    on with the very passes the whole run would make (see Solve)."""
+    on with the very passes the whole run would make (see Solve). ``trials``: look-ahead trials already run
+    (techniques.Trials, shared by the solves of one generation), whose outcomes are given again instead of running
+    them, their Work charged: the same steps and budget left either way (tests/test_logic.py checks)."""
     if not nested:
         _COLLECTIONS.enter()
     try:
         return _solve(board, clues, max_level, max_passes, deadline, nested, lookahead, incremental, witness,
-                      until_fixed)
+                      until_fixed, trials)
     finally:
         if not nested:
             _COLLECTIONS.leave()
@@ -156,12 +155,12 @@ def solve(board: Board, clues: Sequence[int], *, max_level: str = "expert", max_
 
 def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int | None, deadline: float | Work | None,
            nested: bool, lookahead: str | Lookahead, incremental: bool, witness: Callable[[], list[int] | None] | None,
-           until_fixed: Collection[int] | None) -> Run:
+           until_fixed: Collection[int] | None, trials: Trials | None) -> Run:
     """solve's ladder (solve itself sets the cyclic GC's threshold around a top-level run)."""
     top = LEVELS.index(max_level)
     ladder = [t for t in LADDER if LEVELS.index(t.level) <= top]
     ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental,
-                  witness=witness)
+                  witness=witness, trials=trials)
     run = Run(board)
     empty = board.empty_cell()
     if empty is not None:
@@ -191,13 +190,9 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
         for t in ladder:
             ctx.dirty = None
             if incremental and not t.lookahead:
-                since = board.clean.get(t.name)
-                if since is not None:
-                    ctx.dirty = set(board.log[since:])
-                    if not ctx.dirty:
-                        continue  # nothing changed since it last found nothing
-                    if len(ctx.dirty) > DIRTY_MAX:
-                        ctx.dirty = None
+                ctx.dirty = dirty_of(board, t.name)
+                if ctx.dirty is not None and not ctx.dirty:
+                    continue  # nothing changed since it last found nothing
             try:
                 found = t.apply(board, ctx)
             except Contradiction as exc:
@@ -252,12 +247,14 @@ class Solve:
 
     def __init__(self, rows: int, cols: int, clues: Sequence[int], *, max_level: str = "expert",
                  budget: float | Work | None = None, lookahead: str | Lookahead = "full",
-                 witness: Callable[[], list[int] | None] | None = None, start: Sequence[int] | None = None) -> None:
+                 witness: Callable[[], list[int] | None] | None = None, start: Sequence[int] | None = None,
+                 trials: Trials | None = None) -> None:
         self.rows, self.cols = rows, cols
         self.clues = tuple(clues)
         self.max_level = max_level
         self.lookahead = lookahead
         self.witness = witness
+        self.trials = trials
         self.left = budget
         """CPU seconds left for its runs, or the Work they share (None: no limit)."""
         if start is None:
@@ -287,7 +284,7 @@ class Solve:
         deadline = deadline_of(self.left, start)
         try:
             run = solve(self.board, self.clues, max_level=self.max_level, deadline=deadline,
-                        lookahead=self.lookahead, witness=self.witness, until_fixed=until_fixed)
+                        lookahead=self.lookahead, witness=self.witness, until_fixed=until_fixed, trials=self.trials)
         finally:
             spent = time.process_time() - start
             self.seconds += spent

@@ -7,7 +7,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 
 from __future__ import annotations
 
-import itertools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -30,6 +30,9 @@ from ..grid import (
 )
 from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
+
+DIRTY_MAX = 32
+"""More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
 
 POCKET_TRIES = 512
 """Most assignments pair/pocket try in one area; a bigger area is left to other techniques (never guessed)."""
@@ -96,10 +99,13 @@ class Context:
     witness: Callable[[], list[int] | None] | None = None
     """Gives one solution of the puzzle (row-major) or None; the top-level look-ahead skips the hypotheses it
     satisfies (see _refute). None: skip nothing."""
+    trials: Trials | None = None
+    """The look-ahead's trials already run, with their outcomes (see Trials; None: run every one)."""
 
     def __init__(self, clues: Sequence[int], solve: Callable | None = None, deadline: float | Work | None = None,
                  nested: bool = False, dirty: set[int] | None = None, lookahead: Lookahead | None = None,
-                 incremental: bool = True, witness: Callable[[], list[int] | None] | None = None) -> None:
+                 incremental: bool = True, witness: Callable[[], list[int] | None] | None = None,
+                 trials: Trials | None = None) -> None:
         # written out: compiled, the __init__ dataclass generates would run interpreted (one a solve, look-ahead
         # trials included)
         self.clues = clues
@@ -110,6 +116,18 @@ class Context:
         self.lookahead = LOOKAHEADS["full"] if lookahead is None else lookahead
         self.incremental = incremental
         self.witness = witness
+        self.trials = trials
+
+
+def dirty_of(b: Board, name: str) -> set[int] | None:
+    """What a technique looks at on this grid when incremental (see Context.dirty): the cells logged since it last
+    found nothing here, or None (the whole grid) when it never did or more than DIRTY_MAX cells changed; an empty
+    set: nothing changed, it is passed over."""
+    since = b.clean.get(name)
+    if since is None:
+        return None
+    dirty = set(b.log[since:])
+    return None if len(dirty) > DIRTY_MAX else dirty
 
 
 @dataclass
@@ -862,20 +880,39 @@ def _area_ways(b: Board, area: list[int]) -> list[int]:
     """Per cell of an area of open cells, the sizes some filling of the whole area that breaks no rule gives it
     (kept in b.memo with every candidate the checks read)."""
     options = [values_of(b.cand[c]) for c in area]
+    full = [b.cand[c] for c in area]
     seen = [0] * len(area)
     starts = _around(b, area)
     reads = list(starts)
-    cand = list(b.cand)
-    for values in itertools.product(*options):
-        if all(seen[k] >> v & 1 for k, v in enumerate(values)):
-            continue  # every size of it is already kept: its check could add nothing
-        for c, v in zip(area, values):
-            cand[c] = bit(v)
-        if _check_rule(b, cand, starts, reads) is None:
-            for k, v in enumerate(values):
-                seen[k] |= bit(v)
+    _fill_ways(b, area, options, full, [_around(b, [c]) for c in area], starts, list(b.cand), [0] * len(area),
+               seen, reads, 0)
     keep(b, ("area", *area), reads, seen)
     return seen
+
+
+def _fill_ways(b: Board, area: list[int], options: list[list[int]], full: list[int], local: list[list[int]],
+               starts: list[int], cand: list[int], values: list[int], seen: list[int], reads: list[int],
+               k: int) -> None:
+    """_area_ways' search: every filling of ``area[k:]`` after ``values[:k]`` (set in ``cand``) that breaks no rule
+    adds its sizes to ``seen``. A filling of the first cells that breaks the rule around its last cell breaks it in
+    every completion (fixing more cells only grows groups and shrinks their room), so those are not tried; nor are
+    the completions whose every size is in ``seen`` already (their checks could add nothing)."""
+    last = k + 1 == len(area)
+    c = area[k]
+    for v in options[k]:
+        values[k] = v
+        if all(seen[j] >> values[j] & 1 for j in range(k + 1)) and \
+                all(seen[j] == full[j] for j in range(k + 1, len(area))):
+            continue  # every filling from here is already kept
+        cand[c] = bit(v)
+        if last:
+            if _check_rule(b, cand, starts, reads) is None:
+                for j in range(len(area)):
+                    seen[j] |= bit(values[j])
+        elif k == 0 or _check_rule(b, cand, local[k], reads) is None:
+            # one cell's size alone seldom breaks the rule once the easy techniques ran: a check there costs more
+            _fill_ways(b, area, options, full, local, starts, cand, values, seen, reads, k + 1)
+    cand[c] = full[k]
 
 
 def pair(b: Board, ctx: Context) -> list[LogicStep]:
@@ -2330,6 +2367,146 @@ def _witness_on(b: Board, ctx: Context) -> list[int] | None:
     return sol
 
 
+TRIALS_BYTES = 24_000_000
+"""About the most memory a Trials holds (its keys' candidate grids, TRIAL_LOGGED_BYTES per cell its outcomes logged)
+before it forgets the trials used least recently (a forgotten trial only costs its run again)."""
+TRIAL_LOGGED_BYTES = 100
+"""About the memory of one logged cell of a kept outcome (its place in the log and its candidates at the end)."""
+
+
+class _Outcome:
+    """What a look-ahead trial's run came to, read as the run (a solver.Run) is: how it ended, its passes, its
+    last step (all a look-ahead reads of its steps), the Work checks it made (None: not counted, no Work budget),
+    the clues of its steps' sentences (contradictions only: their sentences end up in the rating), and for a run
+    that ended stuck or solved what it did to the trial grid: the cells it logged in order, their candidates at
+    the end and the log offsets at which techniques found nothing (what the expert look-ahead carries on from)."""
+
+    def __init__(self, state: str, passes: list[str], steps: list[LogicStep], checks: int | None,
+                 clues: tuple[int, ...] | None, logged: list[int], ends: dict[int, int], clean: dict[str, int]) -> None:
+        self.state = state
+        self.passes = passes
+        self.steps = steps
+        self.checks = checks
+        self.clues = clues
+        self.logged = logged
+        self.ends = ends
+        self.clean = clean
+
+
+class Trials:
+    """The look-ahead's trials already run, kept across the ratings of one generation (a generator rates hundreds
+    of clue sets of one answer, whose look-aheads try many of the same hypotheses on the same grids): a trial run
+    again is given its first run's outcome instead, its Work checks charged to the budget, so ratings (steps,
+    levels, where a budget runs out) are exactly those without it.
+
+    Why that is exact: a nested run reads only its grid's candidates (the steps: candidates only shrink, and every
+    kept answer in Board.memo or Board.derived is given back only while what it read is the same), the cells each
+    technique looks at again (Context.dirty: which and how many checks no_room and new_region make) and its
+    settings; the key holds all of these. The clues only name groups in the steps' sentences: a contradiction's
+    outcome is given only for the same clues. An outcome is given only when the budget has at least its checks
+    left, so that the run would not have stopped early; a run the budget cut is not kept."""
+
+    def __init__(self, max_bytes: int = TRIALS_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.kept: OrderedDict[tuple, tuple[_Outcome, int]] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def key(self, trial: Board, up_to: str, depth: int, la: Lookahead, incremental: bool) -> tuple:
+        """What decides the run of the ladder up to ``up_to`` for ``depth`` passes on ``trial``."""
+        width = (trial.size + 8) // 8
+        grid = b"".join([m.to_bytes(width, "little") for m in trial.cand])
+        looks: list[tuple[int, ...] | None] = []
+        if incremental:
+            top = LEVELS.index(up_to)
+            for t in LADDER:
+                if not t.lookahead and LEVELS.index(t.level) <= top:
+                    dirty = dirty_of(trial, t.name)
+                    looks.append(None if dirty is None else tuple(sorted(dirty)))
+        # the look-ahead's settings by value: a key of strings, numbers and bytes only, which the cyclic GC skips
+        return (grid, up_to, depth, la.hard_inner, la.hard_passes, la.expert_inner, la.expert_passes, incremental,
+                tuple(looks))
+
+    def get(self, key: tuple, deadline: float | Work | None, clues: Sequence[int]) -> _Outcome | None:
+        """The outcome kept for ``key`` when it stands for a run now (the budget charged its checks), else None."""
+        got = self.kept.get(key)
+        if got is None:
+            self.misses += 1
+            return None
+        out = got[0]
+        if isinstance(deadline, Work) and (out.checks is None or deadline.left < out.checks) or \
+                out.clues is not None and out.clues != tuple(clues):
+            self.misses += 1
+            return None
+        if isinstance(deadline, Work):
+            deadline.left -= cast(int, out.checks)
+        self.kept.move_to_end(key)
+        self.hits += 1
+        return out
+
+    def put(self, key: tuple, trial: Board, start: int, run: Any, checks: int | None, clues: Sequence[int]) -> None:
+        """Keep a run's outcome (``start``: the length of the trial's log when the run began; ``checks``: the
+        Work checks it made, None with no Work budget)."""
+        if run.state not in ("stuck", "solved", "contradiction"):
+            return
+        logged: list[int] = []
+        ends: dict[int, int] = {}
+        clean: dict[str, int] = {}
+        if run.state != "contradiction":
+            logged = trial.log[start:]
+            ends = {c: trial.cand[c] for c in logged}
+            clean = {name: at - start for name, at in trial.clean.items() if at >= start}
+        out = _Outcome(run.state, list(run.passes), run.steps[-1:], checks,
+                       tuple(clues) if run.state == "contradiction" else None, logged, ends, clean)
+        size = len(key[0]) + TRIAL_LOGGED_BYTES * (len(logged) + 1)
+        old = self.kept.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        self.kept[key] = (out, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            self.bytes -= self.kept.popitem(last=False)[1][1]
+
+    @staticmethod
+    def replay(out: _Outcome, trial: Board) -> None:
+        """Leave ``trial`` (the grid an outcome was kept for) as its run left it."""
+        start = len(trial.log)
+        for c, m in out.ends.items():
+            trial.cand[c] = m
+        if out.logged:
+            trial.log.extend(out.logged)
+            trial.changed(None)
+        for name, at in out.clean.items():
+            trial.clean[name] = start + at
+
+
+
+def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -> Any:
+    """The nested run of the ladder up to ``up_to`` for ``depth`` passes on a trial grid (a solver.Run, or the
+    outcome ctx.trials kept of the same run, ``trial`` then left as that run left it when ``kept``: the hard
+    look-ahead keeps its stuck trials for the expert one to carry on)."""
+    trials = ctx.trials
+    key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental)
+    if trials is not None and key is not None:
+        out = trials.get(key, ctx.deadline, ctx.clues)
+        if out is not None:
+            if kept and out.state != "contradiction":
+                Trials.replay(out, trial)
+            return out
+    deadline, solve = ctx.deadline, ctx.solve
+    assert solve is not None
+    start = len(trial.log)
+    before = deadline.left if isinstance(deadline, Work) else 0
+    run = solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=deadline, nested=True,
+                lookahead=ctx.lookahead, incremental=ctx.incremental, trials=trials)
+    if trials is not None and key is not None:
+        if deadline is None:
+            trials.put(key, trial, start, run, None, ctx.clues)
+        elif isinstance(deadline, Work) and deadline.left >= 0:  # (a CPU deadline: whether it cut the run is unknown)
+            trials.put(key, trial, start, run, before - deadline.left, ctx.clues)
+    return run
+
+
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
@@ -2356,16 +2533,14 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
             trial, first = earlier
             if len(first.passes) >= depth:
                 continue  # its first passes broke no rule, and the expert run would stop there too
-            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth - len(first.passes),
-                            deadline=ctx.deadline, nested=True, lookahead=ctx.lookahead, incremental=ctx.incremental)
+            run = _trial_run(trial, ctx, up_to, depth - len(first.passes), False)
             passes, steps = len(first.passes) + len(run.passes), first.steps + run.steps
         else:
             trial = b.copy()
             trial.cand[c] = assumed
             trial.log.append(c)
             trial.changed([c])
-            run = ctx.solve(trial, ctx.clues, max_level=up_to, max_passes=depth, deadline=ctx.deadline, nested=True,
-                            lookahead=ctx.lookahead, incremental=ctx.incremental)
+            run = _trial_run(trial, ctx, up_to, depth, keep_trials is not None)
             passes, steps = len(run.passes), run.steps
             if keep_trials is not None and run.state in ("stuck", "solved") and kept_cells < KEPT_TRIALS_MAX:
                 keep_trials[(c, assumed)] = (trial, run)
