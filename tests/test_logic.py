@@ -421,9 +421,9 @@ def _candidate_grid(pictures: tuple[tuple[int, ...], ...], n: int, data) -> list
                                                                              "pocket_exit"]),
        data=st.data())
 def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape, name, data):
-    """cut_area, must_share, room_count and pocket_exit on any candidate grid (see _candidate_grid): they remove no size of a
-    picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's pictures
-    of the empty board are the truth)."""
+    """cut_area, must_share, room_count and pocket_exit on any candidate grid (see _candidate_grid): they remove no
+    size of a picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's
+    pictures of the empty board are the truth)."""
     rows, cols = shape
     n = rows * cols
     pictures = _all_pictures(rows, cols)
