@@ -418,12 +418,13 @@ def _candidate_grid(pictures: tuple[tuple[int, ...], ...], n: int, data) -> list
 
 
 @settings(max_examples=400, deadline=None)
-@given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share", "room_count"]),
+@given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share", "room_count",
+                                                                             "pocket_exit"]),
        data=st.data())
 def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape, name, data):
-    """cut_area, must_share and room_count on any candidate grid (see _candidate_grid): they remove no size of a
-    picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's pictures
-    of the empty board are the truth)."""
+    """cut_area, must_share, room_count and pocket_exit on any candidate grid (see _candidate_grid): they remove no
+    size of a picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's
+    pictures of the empty board are the truth)."""
     rows, cols = shape
     n = rows * cols
     pictures = _all_pictures(rows, cols)
@@ -494,6 +495,18 @@ def test_room_count_solves_a_big_number_puzzle_the_ladder_stalled_on(external_co
     puzzle = read_puzzle(str(path))
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("room_count")
+    assert_sound(puzzle, rating)
+
+
+def test_pocket_exit_leaves_a_pocket_to_the_two_groups_that_share_it(external_corpus):
+    # penpuz-db09 (published easy) stalled with 62 cells open: the 7 at r3c6 and the 8 at r4c6 need 4 cells each
+    # of the 8-cell pocket r1c7 ... r3c10, whose only way out is r4c10; an 11 or 12 there would leave through it
+    path = next(p for p in external_corpus if p.name == "penpuz-db09_10x10.txt")
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("pocket_exit")
+    step = next(s for s in rating.steps if s.technique == "pocket_exit")
+    assert "its only way out" in step.text() and "need 8 of its other cells, and only 7" in step.text()
     assert_sound(puzzle, rating)
 
 

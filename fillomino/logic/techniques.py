@@ -23,6 +23,7 @@ from ..grid import (
     component,
     component_sizes,
     components,
+    cut_cells,
     distances,
     group_of,
     grow,
@@ -1934,6 +1935,91 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     return p.steps
 
 
+POCKET_EXIT_MAX = 24
+"""Largest pocket (open cells behind one open cell) pocket_exit counts: the count is read off a picture."""
+
+
+def pocket_exit(b: Board, ctx: Context) -> list[LogicStep]:
+    """A pocket is a set of open cells whose only open neighbour outside is one cell, its exit. A region of size v
+    through a pocket cell that cannot reach v cells inside the pocket (and meets no group of v there) leaves through
+    the exit; then the groups that can grow only into the pocket and its exit (none of size v) must take what they
+    need from the pocket's other cells: when those are too few, the cell cannot be v (two groups sharing one
+    pocket, as in penpuz-db09's top-right corner)."""
+    p = Pass(b, "pocket_exit", "medium", ctx.nested)
+    if ctx.nested:
+        return p.steps  # not inside the look-ahead's hypotheses: there it cost 9% of the settled 10x10s' time
+    cand, nbrs = b.cand, b.nbrs
+    is_open = [bool(m & (m - 1)) for m in cand]
+    at: list[Group | None] = [None] * b.size
+    short: list[Group] = []
+    for g in b.groups():
+        if len(g.cells) < g.value:
+            short.append(g)
+            for c in g.cells:
+                at[c] = g
+    if not short:
+        return p.steps
+    seen: set[frozenset[int]] = set()
+    for e in cut_cells(compress(range(b.size), is_open), nbrs):
+        member = is_open[:]
+        member[e] = False
+        for n in nbrs[e]:
+            if not member[n]:
+                continue
+            pocket = component(n, member, nbrs, limit=POCKET_EXIT_MAX + 1)
+            key = frozenset(pocket)
+            if len(pocket) > POCKET_EXIT_MAX or key in seen:
+                continue
+            seen.add(key)
+            _pocket_exit_at(b, p, pocket, e, at)
+    return p.steps
+
+
+def _pocket_exit_at(b: Board, p: Pass, pocket: list[int], e: int, at: list[Group | None]) -> None:
+    """pocket_exit on one pocket and its exit."""
+    cand, nbrs = b.cand, b.nbrs
+    inside = set(pocket)
+    touching: dict[int, list[Group]] = {}  # size -> the short groups of it next to the pocket
+    for c in pocket:
+        for m in nbrs[c]:
+            g = at[m]
+            if g is not None and all(g is not h for h in touching.get(g.value, ())):
+                touching.setdefault(g.value, []).append(g)
+    needs: dict[int, int] = {}  # size -> the pocket cells its groups take, when none can grow elsewhere
+    for w, gs in touching.items():
+        exits = {m for g in gs for c in g.cells for m in nbrs[c] if cand[m] & (cand[m] - 1) and cand[m] >> w & 1}
+        if exits <= inside | {e}:
+            # joined into one region they need the least: its size less all their cells
+            need = w - sum(len(g.cells) for g in gs)
+            if need > 0:
+                needs[w] = need
+    if not needs:
+        return
+    for x in pocket:
+        for v in set_bits(cand[x] & cand[e]):
+            if v < 2:
+                continue
+            demand = sum(need for w, need in needs.items() if w != v)
+            sizes = sum(1 << w for w in needs if w != v)
+            supply = sum(1 for y in pocket if y != x and cand[y] & sizes)
+            if demand <= supply:
+                continue
+            room_v = component(x, [c in inside and bool(cand[c] >> v & 1) for c in range(b.size)], nbrs,
+                               limit=v)
+            if len(room_v) >= v or e not in {m for c in room_v for m in nbrs[c]}:
+                continue
+            if any(at[m] is not None and at[m].value == v for c in room_v for m in nbrs[c]):  # type: ignore[union-attr]
+                continue  # the region may grow through a group of v out of the pocket elsewhere
+            p.add([x], partial(_pocket_exit_sentence, b, x, v, pocket, e, demand, supply), {x: bit(v)})
+
+
+def _pocket_exit_sentence(b: Board, x: int, v: int, pocket: list[int], e: int, demand: int, supply: int) -> str:
+    return (f"{b.name(x)} cannot be {v}: a region of {v} there has too few cells in the pocket "
+            f"{names(b, sorted(pocket))} ({len(pocket)} open cells) and leaves it through {b.name(e)}, its only "
+            f"way out; the groups that can grow only into the pocket would then need {demand} of its other cells, "
+            f"and only {supply} allow their sizes")
+
+
 def _taking_groups(b: Board, ctx: Context) -> list[tuple[int, list[tuple[int, int]], int]]:
     """room_count's groups: per size, the groups short of it in clusters that may be one region (two join only
     when their cells and the cells between them are no more than the size). Each cluster: its size (a bitset), per
@@ -2593,6 +2679,7 @@ LADDER: tuple[Technique, ...] = (
     Technique("forced", "medium", forced),
     Technique("must_share", "medium", must_share),
     Technique("room_count", "medium", room_count),
+    Technique("pocket_exit", "medium", pocket_exit),
     Technique("short_contradiction", "hard", short_contradiction, lookahead=True),
     Technique("cut_area", "expert", cut_area),
     Technique("contradiction", "expert", contradiction, lookahead=True),
