@@ -283,6 +283,30 @@ def test_every_answer_of_the_carver_is_the_whole_rating_s(monkeypatch):
         assert rate(puzzle, max_level=phase).solved == answer
 
 
+def test_removals_settled_by_a_set_known_solved_or_stuck_are_the_whole_rating_s(monkeypatch):
+    """A later order starts from the best set with orbits put back: its removals that leave a superset of a set
+    known solved at the phase (or a subset of one known stuck) go without a rating, and each such answer is what a
+    whole rating with the phase's techniques says."""
+    from fillomino import generate as gen
+
+    settled = []
+    bounds = gen._LevelCarver._bounds
+
+    def checked(self, remaining, top):
+        answer = bounds(self, remaining, top)
+        if answer is not None:
+            clues = tuple(v if c in remaining else 0 for c, v in enumerate(self.values))
+            settled.append((Puzzle(self.rows, self.cols, clues), gen.RATED_LEVELS[top], answer))
+        return answer
+
+    monkeypatch.setattr(gen._LevelCarver, "_bounds", checked)
+    made = generate(5, 5, 0, level="expert")
+    assert made.orders > 1 and len(settled) > 20 and 0 < sum(a for _, _, a in settled) < len(settled)
+    for puzzle, phase, answer in settled:
+        assert rate(puzzle, max_level=phase).solved == answer
+    assert_at_level(made, "expert")
+
+
 def test_an_attempt_finished_later_is_the_whole_rating():
     """_Attempt.finish, the rest of a solve stopped early, gives the level, score, hardest level and state of rate()
     with the same techniques (solved or not)."""
