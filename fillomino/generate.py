@@ -571,6 +571,8 @@ class _LevelCarver:
     other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
     there already (a grid stuck at a phase no lower). A rating of a clue set whose solve at easy or medium got stuck
     carries that solve on with the higher phase's techniques (``_Attempt.carry_on``): the steps of a fresh solve.
+    A removal that leaves a superset of a set known solved at the phase, or a subset of one known stuck there, is
+    answered without a rating (``_bounds``): a later order starts from the best set with orbits put back.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
