@@ -84,6 +84,10 @@ PROVED_KEPT = 8
 """Clue sets proved unique kept per answer: the sets asked about that hold one are mostly the halves of a failed
 chunk, asked right after it."""
 
+KNOWN_KEPT = 32
+"""Clue sets kept per answer, by phase, as known solved and known stuck (``_LevelCarver.bounds``): a later order starts
+from the best set so far with a few orbits put back, so its removals of those orbits hold a set known solved."""
+
 FILTER_CONFLICTS = 10_000
 """Conflicts one CNF shortcut question may spend while carving to a level before the rater is asked instead."""
 
@@ -580,6 +584,8 @@ class _LevelCarver:
     other clues fixed (a rating at a phase no lower), and is stuck without a rating when they are all fixed
     there already (a grid stuck at a phase no lower). A rating of a clue set whose solve at easy or medium got stuck
     carries that solve on with the higher phase's techniques (``_Attempt.carry_on``): the steps of a fresh solve.
+    A removal that leaves a superset of a set known solved at the phase, or a subset of one known stuck there, is
+    answered without a rating (``_bounds``): a later order starts from the best set with orbits put back.
     """
 
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
@@ -616,6 +622,10 @@ class _LevelCarver:
         self.stuck_solves: dict[frozenset[int], _Attempt] = {}
         """The last STUCK_SOLVES solves from the clues alone that got stuck below the top phase, by clue set: a rating
         of the same set at a higher phase carries one on instead of making its steps again."""
+        self.solved_sets: list[tuple[int, frozenset[int]]] = []
+        """The last KNOWN_KEPT (phase, clue set) found solved with the techniques up to that phase."""
+        self.stuck_sets: list[tuple[int, frozenset[int]]] = []
+        """The last KNOWN_KEPT (phase, clue set) found stuck with the techniques up to that phase."""
         self.proved: list[frozenset[int]] = []
         """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
         self.kept_phase: int | None = None
@@ -646,6 +656,8 @@ class _LevelCarver:
         self.rated = {}
         self.stuck_grids = []
         self.stuck_solves = {}
+        self.solved_sets = []
+        self.stuck_sets = []
         self.proved = []
         self.last_solved = None
 
@@ -654,7 +666,7 @@ class _LevelCarver:
         best: tuple[tuple, set[int]] | None = None
         for _ in range(ORDERS_PER_ANSWER):
             self.orders += 1
-            self.kept_phase = 0 if len(start) == len(self.values) else self._solved_phase(frozenset(start))
+            self.kept_phase = 0 if len(start) == len(self.values) else self._kept_phase(frozenset(start))
             kept = self._carve(set(start), rng.shuffle([list(o) for o in self.orbits]))
             fits = self.max_clues is None or len(kept) <= self.max_clues
             rating = self._full_rating(kept)
@@ -681,6 +693,13 @@ class _LevelCarver:
             _carve_in_chunks([o for o in order if set(o) <= kept], kept, accept=accept, removable=removable)
         return kept
 
+    def _kept_phase(self, start: frozenset[int]) -> int | None:
+        """The lowest phase known to solve the clues at ``start``, or None: a later order's start holds the best set."""
+        solved = [phase for phase, clues in self.solved_sets if clues <= start]
+        if (phase := self._solved_phase(start)) is not None:
+            solved.append(phase)
+        return min(solved, default=None)
+
     def _solved_phase(self, clues: frozenset[int]) -> int | None:
         """The lowest phase (index in RATED_LEVELS) known to solve the clues at ``clues``, or None."""
         known = self.rated.get(clues)
@@ -695,7 +714,27 @@ class _LevelCarver:
                 known.take(last.finish())
             if known.rating is None or not known.rating.solved:  # not solved: the carver's assumption failed
                 known.take(self._rate(kept, "expert"))
+            self._note(key, known)
         return known.rating
+
+    def _note(self, clues: frozenset[int], known: _Known) -> None:
+        """Keep what the ratings so far tell about ``clues`` for the sets around it (``_bounds``)."""
+        if known.solved < len(RATED_LEVELS):
+            self.solved_sets.append((known.solved, clues))
+            del self.solved_sets[:-KNOWN_KEPT]
+        if known.stuck >= 0:
+            self.stuck_sets.append((known.stuck, clues))
+            del self.stuck_sets[:-KNOWN_KEPT]
+
+    def _bounds(self, remaining: frozenset[int], top: int) -> bool | None:
+        """Whether the techniques up to phase ``top`` solve the clues at ``remaining``, when a set kept in
+        ``solved_sets`` or ``stuck_sets`` settles it, else None: more clues never make a puzzle harder (the
+        assumption that carving in chunks, and stopping a rating once the removal is fixed, rest on)."""
+        if any(phase <= top and clues <= remaining for phase, clues in self.solved_sets):
+            return True
+        if any(phase >= top and remaining <= clues for phase, clues in self.stuck_sets):
+            return False
+        return None
 
     def _solves(self, kept: set[int], removal: set[int], phase: str) -> bool:
         """Whether the rater with the techniques up to ``phase`` solves the clues at ``kept`` without ``removal``
@@ -705,6 +744,8 @@ class _LevelCarver:
         known = self.rated.get(remaining)
         if known is not None and (answer := known.answer(top)) is not None:
             return answer
+        if (bound := self._bounds(remaining, top)) is not None:
+            return bound  # no memo entry: the kept set answers again
         if self._has_other(remaining, removal):
             return False  # refused with no memo entry: most questions end here (5x5 expert: 12,900 of 14,500)
         if known is None:
@@ -712,6 +753,7 @@ class _LevelCarver:
         base = self._stuck_below(remaining, top)
         if base is not None and base.phase >= top and remaining - base.clues <= base.fixed:
             known.stuck = max(known.stuck, top)
+            self._note(remaining, known)
             return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
         if self.orders > 1:
             base = None  # a solve carried on has no steps to rate the order's end: worth it only in one-order runs
@@ -736,8 +778,10 @@ class _LevelCarver:
             else:
                 known.solved = min(known.solved, top)
                 self.last_solved = None
+            self._note(remaining, known)
         elif state == "stuck":
             known.stuck = max(known.stuck, top)
+            self._note(remaining, known)
             # a copy: the solve's own grid changes if it is carried on at a higher phase
             self.stuck_grids.append(_StuckGrid(top, remaining, list(attempt.solve.candidates()),
                                                attempt.solve.fixed()))
