@@ -588,6 +588,24 @@ class _LevelCarver:
     answered without a rating (``_bounds``): a later order starts from the best set with orbits put back.
     """
 
+    # What one answer's carving learns; ``_forget`` sets (and drops) it.
+    rated: dict[frozenset[int], _Known]
+    """What the ratings so far tell about each clue set asked about."""
+    stuck_grids: list[_StuckGrid]
+    """The last STUCK_GRIDS grids where a rating got stuck."""
+    stuck_solves: dict[frozenset[int], _Attempt]
+    """The last STUCK_SOLVES solves from the clues alone that got stuck below the top phase, by clue set: a rating
+    of the same set at a higher phase carries one on instead of making its steps again."""
+    solved_sets: list[tuple[int, frozenset[int]]]
+    """The last KNOWN_KEPT (phase, clue set) found solved with the techniques up to that phase."""
+    stuck_sets: list[tuple[int, frozenset[int]]]
+    """The last KNOWN_KEPT (phase, clue set) found stuck with the techniques up to that phase."""
+    proved: list[frozenset[int]]
+    """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
+    last_solved: _Attempt | None
+    """The last clue set found solvable: the end of the order when no removal follows, whose rating
+    ``_full_rating`` then finishes from where the attempt stopped."""
+
     def __init__(self, answer: Grid, orbits: list[list[int]], level: str, clue_every_region: bool,
                  min_clues: int | None, max_clues: int | None, rating_budget: float | None,
                  rating_work: int | None = None, trials: Trials | None = None) -> None:
@@ -615,24 +633,9 @@ class _LevelCarver:
         removals of the later phases, whose ratings cost more (5x5-7x7 medium without the easy phase's
         questions: 1.02-1.14)."""
         self.oracle = None
-        self.rated: dict[frozenset[int], _Known] = {}
-        """What the ratings so far tell about each clue set asked about."""
-        self.stuck_grids: list[_StuckGrid] = []
-        """The last STUCK_GRIDS grids where a rating got stuck."""
-        self.stuck_solves: dict[frozenset[int], _Attempt] = {}
-        """The last STUCK_SOLVES solves from the clues alone that got stuck below the top phase, by clue set: a rating
-        of the same set at a higher phase carries one on instead of making its steps again."""
-        self.solved_sets: list[tuple[int, frozenset[int]]] = []
-        """The last KNOWN_KEPT (phase, clue set) found solved with the techniques up to that phase."""
-        self.stuck_sets: list[tuple[int, frozenset[int]]] = []
-        """The last KNOWN_KEPT (phase, clue set) found stuck with the techniques up to that phase."""
-        self.proved: list[frozenset[int]] = []
-        """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
+        self._forget()
         self.kept_phase: int | None = None
         """The lowest phase (index in RATED_LEVELS) known to solve the clues kept so far in this order, or None."""
-        self.last_solved: _Attempt | None = None
-        """The last clue set found solvable: the end of the order when no removal follows, whose rating
-        ``_full_rating`` then finishes from where the attempt stopped."""
 
     def close(self) -> None:
         if self.oracle is not None:
@@ -650,9 +653,10 @@ class _LevelCarver:
                 self._forget()
 
     def _forget(self) -> None:
-        """Drop the ratings' memos, solves and grids while the raised GC threshold still holds: freed now, they leave
-        the collector's young count, instead of being walked (and, held by the carving's closures, freed) by the
-        first collection after it (gcgen probe: 6x6 medium, 0.68 -> 0.15 ms a collection, one a puzzle)."""
+        """Empty the ratings' memos, solves and grids: at the start, and after the carving while the raised GC threshold
+        still holds: freed then, they leave the collector's young count, instead of being walked (and, held by the
+        carving's closures, freed) by the first collection after it (gcgen probe: 6x6 medium, 0.68 -> 0.15 ms a
+        collection, one a puzzle)."""
         self.rated = {}
         self.stuck_grids = []
         self.stuck_solves = {}
