@@ -465,6 +465,13 @@ def test_racing_processes_give_the_same_puzzle_at_a_level():
     assert (one.puzzle.clues, one.solution) == (two.puzzle.clues, two.solution)
 
 
+def test_a_rare_level_is_still_found_past_fifty_answers():
+    """Few 5x5 answers carve to expert once the ladder counts rooms and pockets: seed 5's is the 56th answer, past
+    the 50 that were tried before (the request then failed)."""
+    made = generate(5, 5, 5, level="expert")
+    assert made.attempts > 50 and made.level == "expert"
+
+
 def test_unknown_level_is_refused():
     with pytest.raises(FillominoError, match="unknown level"):
         generate(5, 5, 0, level="tricky")
