@@ -262,15 +262,24 @@ def write_levels(rows: list[dict]) -> int:
         if r["source"] != "corpus" or r["state"] not in ("solved", "stuck") or r["file"] in UNHEADED:
             continue
         path = ROOT / r["file"]
-        lines = path.read_text(encoding="utf-8").splitlines()
-        lines = [line for line in lines if not line.startswith("level:")]
-        at = lines.index("grid:")
-        new = lines[:at] + [f"level: {r['level']}"] + lines[at:]
-        text = "\n".join(new) + "\n"
+        text = path.read_text(encoding="utf-8")
+        text = "\n".join(with_level(text.splitlines(), r["level"])) + "\n"
         if text != path.read_text(encoding="utf-8"):
             path.write_text(text, encoding="utf-8")
             changed += 1
     return changed
+
+
+def with_level(lines: list[str], level: str) -> list[str]:
+    """A file's lines with its ``level:`` header set: in place where it has one (a generated file's stays before its
+    ``score:``, where ``generate`` writes it), else just before ``grid:``."""
+    header = f"level: {level}"
+    for i, line in enumerate(lines):
+        if line.startswith("level:"):
+            return lines[:i] + [header] + [ln for ln in lines[i + 1:] if not ln.startswith("level:")]
+        if line == "grid:":
+            return lines[:i] + [header] + lines[i:]
+    raise ValueError("no grid: line")
 
 
 def write(doc: Path, text: str) -> None:
