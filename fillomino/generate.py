@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "4"
+GENERATOR_VERSION = "5"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
