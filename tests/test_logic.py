@@ -323,9 +323,13 @@ def test_external_corpus_ratings_are_sound(name):
     assert_sound(puzzle, rating)
 
 
+def external_puzzle(corpus: list[Path], name: str) -> Puzzle:
+    """The external corpus's puzzle in the file called ``name``."""
+    return read_puzzle(str(next(p for p in corpus if p.name == name)))
+
+
 def test_janko_001_is_easy(external_corpus):
-    path = next(p for p in external_corpus if p.name == "janko-001.txt")
-    rating = rate(read_puzzle(str(path)))
+    rating = rate(external_puzzle(external_corpus, "janko-001.txt"))
     assert rating.solved and rating.level == "easy"
 
 
@@ -388,8 +392,7 @@ def test_closed_area_cuts_an_enclosed_area_into_its_own_regions_soundly():
 
 
 def test_an_enclosed_clue_free_nine_is_found(external_corpus):
-    path = next(p for p in external_corpus if p.name == "penpuz-db10_9x9.txt")  # published easy
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "penpuz-db10_9x9.txt")  # published easy
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("closed_area") == 1 and rating.level == "easy"
     assert_sound(puzzle, rating)
@@ -445,8 +448,7 @@ def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape
 
 
 def test_cut_area_cuts_an_enclosed_area_too_big_for_closed_area(external_corpus):
-    path = next(p for p in external_corpus if p.name == "janko-575.txt")  # stuck with 18 open cells before it
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "janko-575.txt")  # stuck with 18 open cells before it
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("cut_area") == 1
     step = next(s for s in rating.steps if s.technique == "cut_area")
@@ -482,8 +484,7 @@ def test_room_count_takes_from_a_room_the_cells_other_groups_must_have():
 
 def test_room_count_bounds_the_clue_free_thirteen_of_db09(external_corpus):
     # published easy; the ladder stalled with the clue-free snake r1c1 ... r7c7 at 13-64 and 64 cells open
-    path = next(p for p in external_corpus if p.name == "penpuz-db09_10x10.txt")
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "penpuz-db09_10x10.txt")
     rating = rate(puzzle, max_level="medium")
     assert rating.counts.get("room_count") and rating.final[0][0] == [13, 14]
     assert_sound(puzzle, rating)
@@ -491,8 +492,7 @@ def test_room_count_bounds_the_clue_free_thirteen_of_db09(external_corpus):
 
 def test_room_count_solves_a_big_number_puzzle_the_ladder_stalled_on(external_corpus):
     # janko-369: 31 open cells around two 13s, two 11s, two 7s and two 3s that need 30 of them
-    path = next(p for p in external_corpus if p.name == "janko-369.txt")
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "janko-369.txt")
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("room_count")
     assert_sound(puzzle, rating)
@@ -501,8 +501,7 @@ def test_room_count_solves_a_big_number_puzzle_the_ladder_stalled_on(external_co
 def test_pocket_exit_leaves_a_pocket_to_the_two_groups_that_share_it(external_corpus):
     # penpuz-db09 (published easy) stalled with 62 cells open: the 7 at r3c6 and the 8 at r4c6 need 4 cells each
     # of the 8-cell pocket r1c7 ... r3c10, whose only way out is r4c10; an 11 or 12 there would leave through it
-    path = next(p for p in external_corpus if p.name == "penpuz-db09_10x10.txt")
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "penpuz-db09_10x10.txt")
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("pocket_exit")
     step = next(s for s in rating.steps if s.technique == "pocket_exit")
