@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .grid import find_root
 from .puzzle import FillominoError, Grid, Puzzle, plural, to_grid, validate_max_size
 
 if TYPE_CHECKING:
@@ -467,17 +468,10 @@ def _static_enumeration(puzzle: Puzzle, cuts: bool, max_size: int | None, deadli
 def _regions(n: int, joined: list[tuple[int, int]]) -> list[int]:
     """Region ids 1.. in row-major order of first cell, from the joined edges."""
     parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for i, k in joined:
-        parent[find(i)] = find(k)
+        parent[find_root(parent, i)] = find_root(parent, k)
     ids: dict[int, int] = {}
-    return [ids.setdefault(find(i), len(ids) + 1) for i in range(n)]
+    return [ids.setdefault(find_root(parent, i), len(ids) + 1) for i in range(n)]
 
 
 def region_sizes(regions: list[int]) -> list[int]:

@@ -317,6 +317,14 @@ def connected(cells: Collection[int], nbrs: Nbrs) -> bool:
 # --- cell sets as bit masks (bit i = cell i): the hot loops of the region-laying counter ------------------
 
 
+def find_root(parent: list[int], k: int) -> int:
+    """The root of ``k`` in a disjoint-set forest (``parent[r] == r`` at a root), halving the path on the way."""
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
 def set_bits(mask: int) -> Iterator[int]:
     """The set bits of ``mask``, lowest first: the cells of a cell mask (or the sizes of a size mask)."""
     while mask:

@@ -25,6 +25,7 @@ from ..grid import (
     components,
     cut_cells,
     distances,
+    find_root,
     group_of,
     grow,
     set_bits,
@@ -2049,13 +2050,6 @@ def _size_clusters(b: Board, w: int, groups: list[Group]) -> list[tuple[int, lis
         return []
     index = {id(g): k for k, g in enumerate(growing_groups)}
     parent = list(range(len(growing_groups)))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
     allow = allow_list(b, w)
     reach: list[int] = []
     fixed_in: list[int] = []
@@ -2076,7 +2070,7 @@ def _size_clusters(b: Board, w: int, groups: list[Group]) -> list[tuple[int, lis
             else:
                 joinable += len(h.cells)
                 if id(h) in index:
-                    parent[root(index[id(h)])] = root(k)
+                    parent[find_root(parent, index[id(h)])] = find_root(parent, k)
         if blocked:
             walk = list(allow)
             for h in blocked:
@@ -2094,7 +2088,7 @@ def _size_clusters(b: Board, w: int, groups: list[Group]) -> list[tuple[int, lis
     clusters: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
     for k in range(len(growing_groups)):
         need = w - fixed_in[k] if w > fixed_in[k] else 0
-        key = root(k)
+        key = find_root(parent, k)
         kept = clusters.get(key)
         mine = (w, reach[k])
         clusters[key] = (bit(w), [mine], need) if kept is None else (kept[0], kept[1] + [mine], max(kept[2], need))
@@ -2127,24 +2121,18 @@ def _new_regions(b: Board, clusters: list[tuple[int, list[tuple[int, int]], int]
     # a cell it cannot reach its least size without is in its region (must_share's walk): one region, one part
     at = b._group_at
     assert at is not None
-    part_of = {c: c for c in cells}
-
-    def root(k: int) -> int:
-        while part_of[k] != k:
-            part_of[k] = part_of[part_of[k]]
-            k = part_of[k]
-        return k
-
+    part_of = list(range(b.size))
     for c in cells:
         m = cand[c]
         least = (m & -m).bit_length() - 1
         order = _reach(c, m, cand, at, nbrs, least, -1)
         for x in order[1:least]:
-            if x in part_of and root(x) != root(c) and len(_reach(c, m, cand, at, nbrs, least, x)) < least:
-                part_of[root(x)] = root(c)
+            if alone[x] and find_root(part_of, x) != find_root(part_of, c) and \
+                    len(_reach(c, m, cand, at, nbrs, least, x)) < least:
+                part_of[find_root(part_of, x)] = find_root(part_of, c)
     parts: dict[int, list[int]] = {}
     for c in cells:
-        parts.setdefault(root(c), []).append(c)
+        parts.setdefault(find_root(part_of, c), []).append(c)
     found: list[tuple[int, int, int, int]] = []  # (sizes, cells as a mask, reach, fewest cells)
     for part in parts.values():
         sizes = -1
@@ -2166,20 +2154,13 @@ def _new_regions(b: Board, clusters: list[tuple[int, list[tuple[int, int]], int]
         found.append((sizes, mask, reach, max(len(part), least)))
     # parts whose regions may meet are taken as one: its regions hold both parts' cells
     parent = list(range(len(found)))
-
-    def top(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
     for k, (sizes, _, reach, _) in enumerate(found):
         for j, (other, there, _, _) in enumerate(found):
             if j != k and sizes & other and reach & there:
-                parent[top(j)] = top(k)
+                parent[find_root(parent, j)] = find_root(parent, k)
     merged: dict[int, tuple[int, int, int, int]] = {}
     for k, (sizes, cells_k, reach, need) in enumerate(found):
-        key = top(k)
+        key = find_root(parent, k)
         kept = merged.get(key)
         if kept is None:
             merged[key] = (sizes, cells_k, reach, need)
