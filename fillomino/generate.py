@@ -89,7 +89,7 @@ PROVED_KEPT = 8
 chunk, asked right after it."""
 
 KNOWN_KEPT = 32
-"""Clue sets kept per answer, by phase, as known solved and known stuck (``_LevelCarver.bounds``): a later order starts
+"""Clue sets kept per answer, by phase, as known solved and known stuck (``_LevelCarver._bounds``): a later order starts
 from the best set so far with a few orbits put back, so its removals of those orbits hold a set known solved."""
 
 FILTER_CONFLICTS = 10_000
