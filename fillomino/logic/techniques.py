@@ -1950,16 +1950,11 @@ def pocket_exit(b: Board, ctx: Context) -> list[LogicStep]:
     if ctx.nested:
         return p.steps  # not inside the look-ahead's hypotheses: there it cost 9% of the settled 10x10s' time
     cand, nbrs = b.cand, b.nbrs
-    is_open = [bool(m & (m - 1)) for m in cand]
-    at: list[Group | None] = [None] * b.size
-    short: list[Group] = []
-    for g in b.groups():
-        if len(g.cells) < g.value:
-            short.append(g)
-            for c in g.cells:
-                at[c] = g
-    if not short:
+    if all(len(g.cells) >= g.value for g in b.groups()):
         return p.steps
+    at = b._group_at  # set by groups()
+    assert at is not None
+    is_open = [bool(m & (m - 1)) for m in cand]
     seen: set[frozenset[int]] = set()
     for e in cut_cells(compress(range(b.size), is_open), nbrs):
         member = is_open[:]
@@ -1984,7 +1979,7 @@ def _pocket_exit_at(b: Board, p: Pass, pocket: list[int], e: int, at: list[Group
     for c in pocket:
         for m in nbrs[c]:
             g = at[m]
-            if g is not None and all(g is not h for h in touching.get(g.value, ())):
+            if g is not None and len(g.cells) < g.value and all(g is not h for h in touching.get(g.value, ())):
                 touching.setdefault(g.value, []).append(g)
     needs: dict[int, int] = {}  # size -> the pocket cells its groups take, when none can grow elsewhere
     for w, gs in touching.items():
@@ -2005,13 +2000,17 @@ def _pocket_exit_at(b: Board, p: Pass, pocket: list[int], e: int, at: list[Group
             supply = sum(1 for y in pocket if y != x and cand[y] & sizes)
             if demand <= supply:
                 continue
-            room_v = component(x, [c in inside and bool(cand[c] >> v & 1) for c in range(b.size)], nbrs,
-                               limit=v)
+            room_v = component(x, {c for c in pocket if cand[c] >> v & 1}, nbrs, limit=v)
             if len(room_v) >= v or e not in {m for c in room_v for m in nbrs[c]}:
                 continue
-            if any(at[m] is not None and at[m].value == v for c in room_v for m in nbrs[c]):  # type: ignore[union-attr]
+            if any(_short_of(at[m], v) for c in room_v for m in nbrs[c]):
                 continue  # the region may grow through a group of v out of the pocket elsewhere
             p.add([x], partial(_pocket_exit_sentence, b, x, v, pocket, e, demand, supply), {x: bit(v)})
+
+
+def _short_of(g: Group | None, v: int) -> bool:
+    """Whether ``g`` is a group of size ``v`` still short of it."""
+    return g is not None and g.value == v and len(g.cells) < v
 
 
 def _pocket_exit_sentence(b: Board, x: int, v: int, pocket: list[int], e: int, demand: int, supply: int) -> str:
@@ -2545,7 +2544,6 @@ class Trials:
             trial.changed(None)
         for name, at in out.clean.items():
             trial.clean[name] = start + at
-
 
 
 def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -> Any:
