@@ -674,7 +674,7 @@ class _LevelCarver:
         best: tuple[tuple, set[int]] | None = None
         for _ in range(ORDERS_PER_ANSWER):
             self.orders += 1
-            self.kept_phase = 0 if len(start) == len(self.values) else self._kept_phase(frozenset(start))
+            self.kept_phase = 0 if len(start) == len(self.values) else self._solved_phase(frozenset(start))
             kept = self._carve(set(start), rng.shuffle([list(o) for o in self.orbits]))
             fits = self.max_clues is None or len(kept) <= self.max_clues
             rating = self._full_rating(kept)
@@ -701,17 +701,14 @@ class _LevelCarver:
             _carve_in_chunks([o for o in order if set(o) <= kept], kept, accept=accept, removable=removable)
         return kept
 
-    def _kept_phase(self, start: frozenset[int]) -> int | None:
-        """The lowest phase known to solve the clues at ``start``, or None: a later order's start holds the best set."""
-        solved = [phase for phase, clues in self.solved_sets if clues <= start]
-        if (phase := self._solved_phase(start)) is not None:
-            solved.append(phase)
-        return min(solved, default=None)
-
     def _solved_phase(self, clues: frozenset[int]) -> int | None:
-        """The lowest phase (index in RATED_LEVELS) known to solve the clues at ``clues``, or None."""
+        """The lowest phase (index in RATED_LEVELS) known to solve the clues at ``clues`` (by their own ratings, or by
+        a set known solved that they hold: a later order's start holds the best set), or None."""
+        solved = [phase for phase, kept in self.solved_sets if kept <= clues]
         known = self.rated.get(clues)
-        return None if known is None or known.solved == len(RATED_LEVELS) else known.solved
+        if known is not None and known.solved < len(RATED_LEVELS):
+            solved.append(known.solved)
+        return min(solved, default=None)
 
     def _full_rating(self, kept: set[int]):
         key = frozenset(kept)
