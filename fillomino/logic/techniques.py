@@ -2572,15 +2572,17 @@ def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -
     return run
 
 
-def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str) -> list[LogicStep]:
+def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str,
+            carry: bool = True) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
     within ``depth`` steps, the opposite holds. One refutation per pass: the next pass starts again from
-    the gentlest technique."""
+    the gentlest technique. ``carry``: the hard look-ahead keeps its trials for the expert one (a look-ahead
+    with another ladder inside must not)."""
 
     p = Pass(b, name, level, ctx.nested)
     assert ctx.solve is not None
     tried: set[tuple[int, int]] = set()
-    keep_trials, earlier_trials = _kept_trials(b, ctx, level)
+    keep_trials, earlier_trials = _kept_trials(b, ctx, level) if carry else (None, None)
     kept_cells = 0
     sol = _witness_on(b, ctx)
     for c, v, is_v in _hypotheses(b, width, ctx.nested):
@@ -2628,6 +2630,20 @@ def short_contradiction(b: Board, ctx: Context) -> list[LogicStep]:
     return _refute(b, ctx, "short_contradiction", "hard", 2, la.hard_passes, la.hard_inner)
 
 
+CHAIN_PASSES = 1_000_000
+"""No cap in effect: an easy run on a hypothesis ends when it is stuck, each of its passes fixing something."""
+
+
+def chain(b: Board, ctx: Context) -> list[LogicStep]:
+    """A forcing chain: assuming a cell has (or has not) a size, the easy techniques alone, one forced step after
+    another however many, break a rule; so the opposite holds (penpuz-db05's ring of 2s round the border: pairing
+    one 2 the wrong way forces every other 2 round the ring, and the last leaves the 5 at r6c2 no room). Not inside
+    the look-ahead's own hypotheses: they have short_contradiction."""
+    if ctx.nested:
+        return []
+    return _refute(b, ctx, "chain", "hard", 2, CHAIN_PASSES, "easy", carry=False)
+
+
 def contradiction(b: Board, ctx: Context) -> list[LogicStep]:
     la = ctx.lookahead
     return _refute(b, ctx, "contradiction", "expert", 3, la.expert_passes, la.expert_inner)
@@ -2660,6 +2676,7 @@ LADDER: tuple[Technique, ...] = (
     Technique("room_count", "medium", room_count),
     Technique("pocket_exit", "medium", pocket_exit),
     Technique("short_contradiction", "hard", short_contradiction, lookahead=True),
+    Technique("chain", "hard", chain, lookahead=True),
     Technique("cut_area", "expert", cut_area),
     Technique("contradiction", "expert", contradiction, lookahead=True),
 )
