@@ -422,12 +422,12 @@ def _candidate_grid(pictures: tuple[tuple[int, ...], ...], n: int, data) -> list
 
 @settings(max_examples=400, deadline=None)
 @given(shape=st.sampled_from([(3, 3), (2, 5), (3, 4)]), name=st.sampled_from(["cut_area", "must_share", "room_count",
-                                                                             "pocket_exit"]),
+                                                                             "pocket_exit", "chain"]),
        data=st.data())
 def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape, name, data):
-    """cut_area, must_share, room_count and pocket_exit on any candidate grid (see _candidate_grid): they remove no
-    size of a picture the grid still allows, and find a broken rule only when the grid allows none (the brute force's
-    pictures of the empty board are the truth)."""
+    """cut_area, must_share, room_count, pocket_exit and chain on any candidate grid (see _candidate_grid): they
+    remove no size of a picture the grid still allows, and find a broken rule only when the grid allows none (the
+    brute force's pictures of the empty board are the truth)."""
     rows, cols = shape
     n = rows * cols
     pictures = _all_pictures(rows, cols)
@@ -435,7 +435,7 @@ def test_area_techniques_on_candidate_grids_keep_every_solution_they_allow(shape
     board = Board(rows, cols, list(cand))
     allowed = [p for p in pictures if all(m >> v & 1 for m, v in zip(cand, p))]
     try:
-        steps = getattr(techniques, name)(board, techniques.Context([0] * n))
+        steps = getattr(techniques, name)(board, techniques.Context([0] * n, solve))
     except techniques.Contradiction:
         assert not allowed
         return
@@ -506,6 +506,18 @@ def test_pocket_exit_leaves_a_pocket_to_the_two_groups_that_share_it(external_co
     assert rating.solved and rating.counts.get("pocket_exit")
     step = next(s for s in rating.steps if s.technique == "pocket_exit")
     assert "its only way out" in step.text() and "need 8 of its other cells, and only 7" in step.text()
+    assert_sound(puzzle, rating)
+
+
+def test_chain_follows_the_ring_of_2s_round_db05(external_corpus):
+    # penpuz-db05 stalled with 34 cells open: the 2s round the border pair one way or the other all together; the
+    # wrong way is refuted only after some 35 easy steps, far beyond short_contradiction's 6 passes
+    path = next(p for p in external_corpus if p.name == "penpuz-db05_10x10.txt")
+    puzzle = read_puzzle(str(path))
+    rating = rate(puzzle)
+    assert rating.solved and rating.counts.get("chain") and rating.level == "hard"
+    step = next(s for s in rating.steps if s.technique == "chain")
+    assert "steps" in step.text()
     assert_sound(puzzle, rating)
 
 
