@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -40,6 +40,8 @@ GENERATOR_VERSION = "5"
    differently (5x5 expert seeds 1 and 4 of 0-4 changed). ``--level minimal`` makes exactly version 3's puzzles.
 5: the rater's room_count and pocket_exit (medium), and removals answered by clue sets known solved or stuck: 36 of
    the corpus's 114 levelled puzzles changed. ``--level minimal`` makes exactly version 4's puzzles.
+6: the rater's chain (hard): a forcing chain of easy steps refutes a hypothesis, so some puzzles rate hard
+   that rated expert. ``--level minimal`` makes exactly version 5's puzzles.
 """
 
 STREAM_KEY = "2"
