@@ -333,6 +333,21 @@ def set_bits(mask: int) -> Iterator[int]:
         yield low.bit_length() - 1
 
 
+def bit_planes(masks: Sequence[int]) -> dict[int, int]:
+    """For each bit some entry of ``masks`` has, the cell mask of the entries that have it (a candidate grid's cells
+    per size), built a byte at a time: or-ing one cell into a mask as wide as the grid would cost a pass over it."""
+    width = (len(masks) + 7) // 8
+    planes: dict[int, bytearray] = {}
+    for i, m in enumerate(masks):
+        byte, one = i >> 3, 1 << (i & 7)
+        for v in set_bits(m):
+            plane = planes.get(v)
+            if plane is None:
+                plane = planes[v] = bytearray(width)
+            plane[byte] |= one
+    return {v: int.from_bytes(plane, "little") for v, plane in planes.items()}
+
+
 @lru_cache(maxsize=64)
 def bit_neighbours(rows: int, cols: int) -> tuple[int, ...]:
     """For each cell, the bit mask of its orthogonal neighbours."""

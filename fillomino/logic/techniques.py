@@ -18,6 +18,7 @@ from typing import Any, cast
 from ..clock import Work, past
 from ..grid import (
     bit_components,
+    bit_planes,
     bit_spread,
     boundary,
     component,
@@ -1881,13 +1882,8 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
             held[g.value] = held.get(g.value, 0) + len(g.cells)
     if not held:
         return p.steps
-    allow: dict[int, int] = {}  # size -> the cells that allow it, as a cell mask
-    open_mask = 0
-    for i, m in enumerate(cand):
-        if m & (m - 1):
-            open_mask |= 1 << i
-        for v in set_bits(m):
-            allow[v] = allow.get(v, 0) | 1 << i
+    allow = bit_planes(cand)  # size -> the cells that allow it, as a cell mask
+    open_mask = bit_planes([1 if m & (m - 1) else 0 for m in cand]).get(0, 0)  # the open cells
     clusters = _taking_groups(b, ctx)
     clusters += _new_regions(b, clusters, open_mask)
     reached = 0
@@ -1896,36 +1892,26 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
         needs += need
         for _, r in reaches:
             reached |= r
+    takers = _Takers(clusters)
+    reached_open = reached & open_mask
+    spare_all = reached_open.bit_count()
     found: dict[int, dict[int, int]] = {}
     for v in sorted(allow):
         if v < 2 or not allow[v] & open_mask:
             continue
+        mine_v = [k for k, sizes in enumerate(takers.sizes) if sizes >> v & 1]
+        near_v = takers.meeting(allow[v])
         for area in bit_components(allow[v], rows, cols):
             size = area.bit_count()
             # a cluster of another size takes at most what it needs, one of v its own cells more
             if not area & open_mask or size < v or size - needs - held.get(v, 0) >= v:
                 continue  # no open cell, already too small for no_room, or big enough whatever the groups take
-            each = 0
-            mine: list[tuple[int, int, int]] = []  # the clusters of v: (what each takes, what all take, reach)
-            for sizes, reaches, need in clusters:
-                # a group takes its need less the cells it can reach outside the area (its own among them)
-                if len(reaches) == 1:
-                    total, r = reaches[0]
-                    best = total - (r & ~area).bit_count()
-                else:
-                    best = max(total - (r & ~area).bit_count() for total, r in reaches)
-                best = best if best > 0 else 0
-                each += best
-                if sizes >> v & 1:
-                    union = 0
-                    for _, r in reaches:
-                        union |= r
-                    mine.append((best, need, union))
-            spare = (reached & open_mask & ~area).bit_count()  # open cells outside it, each for one group at most
+            each = takers.taken(area, near_v)
+            spare = spare_all - (reached_open & area).bit_count()  # open cells outside it, each for one group at most
             fits = 0 if size - max(each, needs - spare) < v else area  # a new region of v
-            for best, need, union in mine:
-                if size - max(each - best, needs - need - spare) >= v:
-                    fits |= union  # the region of this cluster
+            for k in mine_v:  # the clusters of v: the region may be theirs
+                if size - max(each - takers.take(k, area), needs - takers.needs[k] - spare) >= v:
+                    fits |= takers.unions[k]
             gone = area & open_mask & ~fits
             if gone:
                 left = size - max(each, needs - spare)
@@ -1934,6 +1920,65 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     _found_steps(p, found, "the cells connected to it that allow the size are too few once the other regions "
                  "short of their size (groups, and clue-free regions) take what they need of them")
     return p.steps
+
+
+class _Takers:
+    """room_count's clusters, set out to count what they take of an area: a cluster takes its need less the cells
+    it can reach outside the area (its best reach), none when that is negative. Most clusters' reaches lie far from
+    a given area and take what they take of any area they miss: summed once, and an area's count asks only the
+    clusters whose reach spans its cells' range (cell numbers, row-major)."""
+
+    def __init__(self, clusters: list[tuple[int, list[tuple[int, int]], int]]) -> None:
+        self.sizes: list[int] = []
+        self.needs: list[int] = []
+        self.unions: list[int] = []
+        self.reaches: list[list[tuple[int, int]]] = []  # (its need less the cells of its reach, the reach)
+        self.away: list[int] = []  # what it takes of an area its reaches miss
+        self.lo: list[int] = []
+        self.hi: list[int] = []
+        self.missed = 0
+        for sizes, reaches, need in clusters:
+            union = 0
+            outside: list[tuple[int, int]] = []
+            best = -1 << 62
+            for total, r in reaches:
+                union |= r
+                left = total - r.bit_count()
+                outside.append((left, r))
+                best = left if left > best else best
+            away = best if best > 0 else 0
+            self.sizes.append(sizes)
+            self.needs.append(need)
+            self.unions.append(union)
+            self.reaches.append(outside)
+            self.away.append(away)
+            self.lo.append((union & -union).bit_length() - 1)
+            self.hi.append(union.bit_length() - 1)
+            self.missed += away
+
+    def take(self, k: int, area: int) -> int:
+        """What cluster k takes of ``area``."""
+        best = -1 << 62
+        for left, r in self.reaches[k]:
+            t = left + (r & area).bit_count()
+            best = t if t > best else best
+        return best if best > 0 else 0
+
+    def meeting(self, cells: int) -> list[int]:
+        """The clusters whose reach meets ``cells``: only these can take other than they take of an area it misses."""
+        unions = self.unions
+        return [k for k in range(len(unions)) if unions[k] & cells]
+
+    def taken(self, area: int, meeting: list[int]) -> int:
+        """What the clusters take of ``area``, together (``meeting``: the clusters whose reach meets it, or more)."""
+        lo_a = (area & -area).bit_length() - 1
+        hi_a = area.bit_length() - 1
+        each = self.missed
+        lo, hi, away = self.lo, self.hi, self.away
+        for k in meeting:
+            if lo[k] <= hi_a and hi[k] >= lo_a:
+                each += self.take(k, area) - away[k]
+        return each
 
 
 POCKET_EXIT_MAX = 24
