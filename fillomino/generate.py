@@ -608,6 +608,9 @@ class _LevelCarver:
     """The last KNOWN_KEPT (phase, clue set) found stuck with the techniques up to that phase."""
     proved: list[frozenset[int]]
     """The last PROVED_KEPT clue sets the CNF engine proved unique: a set holding one is unique too."""
+    cut: dict[frozenset[int], list[tuple[int, _StuckGrid | None, frozenset[int]]]]
+    """For each clue set, the solves of it that ran out of a work budget: (phase, the stuck grid it started from or
+    None, the cells fixed when it ran out)."""
     last_solved: _Attempt | None
     """The last clue set found solvable: the end of the order when no removal follows, whose rating
     ``_full_rating`` then finishes from where the attempt stopped."""
@@ -670,6 +673,7 @@ class _LevelCarver:
         self.stuck_sets = []
         self.proved = []
         self.last_solved = None
+        self.cut = {}
 
     def _orders(self, rng: Stream):
         start = set(range(len(self.values)))
@@ -764,20 +768,26 @@ class _LevelCarver:
             return False  # stuck the same way: the clues it adds to a stuck grid are fixed there already
         if self.orders > 1:
             base = None  # a solve carried on has no steps to rate the order's end: worth it only in one-order runs
-        self.ratings += 1
         # stopping once the removal is fixed needs the clues before it solved by this phase's techniques
         early = self.kept_phase is not None and self.kept_phase <= top
         until = removal if early else None
         lower = self.stuck_solves.pop(remaining, None) if base is None else None
         if lower is not None and (until is None or not until <= lower.solve.fixed()):
             # a fresh solve at this phase would pass the lower one's stuck grid without stopping, then go on from it
+            self.ratings += 1
             attempt = lower
             state = attempt.carry_on(phase, until)
+        elif self._cut_before(remaining, top, base, until):
+            self.timeouts += 1
+            return False  # the very solve ran out of its budget before: it would again, at the same check
         else:
+            self.ratings += 1
             attempt = _Attempt(self, remaining, phase, None if base is None else base.cand)
             state = attempt.run_until_fixed(until)
         if state == "budget":
             self.timeouts += 1
+            if self.rating_budget is None:  # a CPU budget runs out where the machine's speed says: never the same
+                self.cut.setdefault(remaining, []).append((top, base, attempt.solve.fixed()))
         elif state in ("solved", "fixed"):
             if base is None:
                 known.learn(attempt, top)
@@ -798,6 +808,16 @@ class _LevelCarver:
                 while len(self.stuck_solves) > STUCK_SOLVES:
                     del self.stuck_solves[next(iter(self.stuck_solves))]
         return state in ("solved", "fixed")
+
+    def _cut_before(self, clues: frozenset[int], top: int, base: _StuckGrid | None, until: set[int] | None) -> bool:
+        """Whether a solve of ``clues`` with the techniques up to phase ``top`` from the same start (``base``, None:
+        the clues alone, or a lower solve carried on, which makes a fresh solve's steps) ran out of its work budget
+        before without ever fixing every cell of ``until``: a solve is deterministic (its look-ahead trials kept or
+        not, its checks the same), so this one would make the same passes to the same check and run out there too
+        (``until`` is checked after each pass, and a cell once fixed stays fixed, so none of those passes stopped
+        it). The chunks' halves and the later orders ask such sets again (7x7 hard, work 600: 81 of 144)."""
+        return any(phase == top and start == base and (until is None or not until <= fixed)
+                   for phase, start, fixed in self.cut.get(clues, ()))
 
     def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:
         """Of the stuck grids kept whose clues are among ``clues``, the one with the most fixed cells that either

@@ -60,6 +60,27 @@ def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
     assert_at_level(generate(5, 5, 2, level="hard"), "hard")
 
 
+def test_solves_cut_by_the_budget_before_are_cut_again(monkeypatch):
+    """A question the carver answers from a solve that ran out of its work budget before (``_cut_before``) is
+    answered as the solve itself would: run again from the same start, it runs out again (7x7 hard seed 1 with a
+    tiny budget asks dozens of such sets again)."""
+    import fillomino.generate as gen
+
+    real = gen._LevelCarver._cut_before
+    checked = []
+
+    def cut_before(self, clues, top, base, until):
+        answer = real(self, clues, top, base, until)
+        if answer:
+            attempt = gen._Attempt(self, clues, gen.RATED_LEVELS[top], None if base is None else base.cand)
+            checked.append(attempt.run_until_fixed(until))
+        return answer
+
+    monkeypatch.setattr(gen._LevelCarver, "_cut_before", cut_before)
+    generate(7, 7, 1, level="hard", rating_work=600)
+    assert len(checked) > 10 and set(checked) == {"budget"}
+
+
 def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
     """The default rating budget counts the rater's checks, not CPU time: a carving whose ratings run out
     (here a tiny budget) makes the same puzzle on every run and every machine, still unique at its level."""
