@@ -12,8 +12,9 @@ same puzzles whatever the version, which tests/test_generate.py checks on a samp
     python benchmarks/remake_levelled.py corpus --jobs 2 --write     # and write what changed
     python benchmarks/remake_levelled.py corpus --only 'expert-15x15-s[12]*' --timeout 3600 --write
 
-One line per file as it ends (the biggest and hardest start first): unchanged, score (only the ``score:`` line differs),
-clues (the puzzle differs), or failed/timeout, with the wall seconds it took.
+One line per file as it ends (the biggest and hardest start first): unchanged, version (only the ``generator:``
+line differs), score (the ``score:`` line too), clues (the puzzle differs), or failed/timeout, with the wall
+seconds it took. Exit 1 when some file failed or timed out.
 """
 
 from __future__ import annotations
