@@ -28,16 +28,18 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LEVELS = ("easy", "medium", "hard", "expert")
+sys.path.insert(0, str(ROOT))
 
+from fillomino.formats import parse_text  # noqa: E402
+from fillomino.generate import GENERATOR_VERSION, RATED_LEVELS  # noqa: E402
+from fillomino.puzzle import Puzzle  # noqa: E402
 
-def header(text: str) -> dict[str, str]:
-    head = text.split("grid:")[0]
-    return dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+REMADE_ANYWAY = ("generator", "score")
+"""Header lines a remake may change while the puzzle and its level stay."""
 
 
 def levelled_files(corpus: Path, only: list[str], skip: list[str]) -> list[Path]:
-    files = sorted(p for p in corpus.glob("*/*.txt") if p.name.split("-")[0] in LEVELS)
+    files = sorted(p for p in corpus.glob("*/*.txt") if p.name.split("-")[0] in RATED_LEVELS)
     if only:
         files = [p for p in files if any(fnmatch.fnmatch(p.name, g) for g in only)]
     return [p for p in files if not any(fnmatch.fnmatch(p.name, g) for g in skip)]
@@ -45,9 +47,10 @@ def levelled_files(corpus: Path, only: list[str], skip: list[str]) -> list[Path]
 
 def remake(path: Path, timeout: float) -> tuple[Path, str, float, str]:
     """The file's own generate command run again: (path, verdict, wall seconds, new text or error)."""
-    meta = header(path.read_text(encoding="utf-8"))
-    argv = [sys.executable, "-m", "fillomino", "generate", "--size", meta["size"], "--seed", meta["seed"],
-            *meta["options"].split(), "--no-timing"]
+    old = path.read_text(encoding="utf-8")
+    stored = parse_text(old, str(path))
+    argv = [sys.executable, "-m", "fillomino", "generate", "--size", str(stored.meta("size")),
+            "--seed", str(stored.meta("seed")), *str(stored.meta("options")).split(), "--no-timing"]
     start = time.perf_counter()
     try:
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
@@ -56,16 +59,17 @@ def remake(path: Path, timeout: float) -> tuple[Path, str, float, str]:
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         return path, "failed", seconds, done.stderr.strip().splitlines()[-1:][0] if done.stderr.strip() else ""
-    old, new = path.read_text(encoding="utf-8"), done.stdout
+    new = done.stdout
     if old == new:
-        verdict = "unchanged"
-    elif old.split("grid:")[1] == new.split("grid:")[1] and \
-            [k for k in header(old).items() if k[0] not in ("score", "generator")] == \
-            [k for k in header(new).items() if k[0] not in ("score", "generator")]:
-        verdict = "score" if header(old).get("score") != header(new).get("score") else "version"
-    else:
-        verdict = "clues"
-    return path, verdict, seconds, new
+        return path, "unchanged", seconds, new
+    made = parse_text(new, "generate")
+    if (made.clues, made.solution, _kept(made)) != (stored.clues, stored.solution, _kept(stored)):
+        return path, "clues", seconds, new
+    return path, "score" if made.meta("score") != stored.meta("score") else "version", seconds, new
+
+
+def _kept(puzzle: Puzzle) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in puzzle.metadata if k not in REMADE_ANYWAY]
 
 
 def bump_minimal(corpus: Path, version: str, write: bool) -> int:
@@ -94,17 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=1800.0, help="wall seconds per file")
     parser.add_argument("--write", action="store_true", help="write the remade files (and the minimal headers)")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
-    from fillomino.generate import GENERATOR_VERSION
-
     corpus = args.corpus.resolve()
     files = levelled_files(corpus, args.only, args.skip)
     print(f"generator version {GENERATOR_VERSION} from {ROOT}: {len(files)} levelled files, {args.jobs} jobs",
           flush=True)
     tally: dict[str, int] = {}
-    worst = 0
+    failed = False
     # the biggest and hardest first, so that the long ones do not start last
-    files.sort(key=lambda p: (-int(p.parent.name[:2]), -LEVELS.index(p.name.split("-")[0]), p.name))
+    files.sort(key=lambda p: (-int(p.parent.name[:2]), -RATED_LEVELS.index(p.name.split("-")[0]), p.name))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(remake, p, args.timeout) for p in files]
         for future in as_completed(futures):
@@ -114,11 +115,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.parent.name}/{path.name}: {verdict} {seconds:.1f} s{error}", flush=True)
             if verdict in ("clues", "score", "version") and args.write:
                 path.write_text(text, encoding="utf-8")
-            worst = worst or verdict in ("failed", "timeout")
+            failed = failed or verdict in ("failed", "timeout")
     if not args.only:
         print(f"minimal files with another generator line: {bump_minimal(corpus, GENERATOR_VERSION, args.write)}")
     print(", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
-    return 1 if worst else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
