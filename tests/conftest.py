@@ -1,8 +1,11 @@
-"""Shared test fixtures: where the external corpus lives (it is absent on a user's fresh checkout)."""
+"""Shared test fixtures: where the external corpus lives (it is absent on a user's fresh checkout), and the
+benchmark scripts loaded as modules."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,3 +26,12 @@ def external_corpus() -> list[Path]:
     if not files:
         pytest.skip("../shared/corpus-external is not present")
     return files
+
+
+def load_benchmark(script: str) -> ModuleType:
+    """benchmarks/``script`` loaded as a module (the folder is not a package), to test its functions."""
+    spec = importlib.util.spec_from_file_location(f"benchmark_{Path(script).stem}", ROOT / "benchmarks" / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,22 +1,11 @@
 """benchmarks/rate.py's --write-levels: the level: header goes where the corpus files keep it."""
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_rate_script():
-    spec = importlib.util.spec_from_file_location("rate_benchmark", ROOT / "benchmarks" / "rate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_benchmark
 
 
 def test_a_generated_files_level_stays_before_its_score():
     """A generated file's level: line was moved after its score:, so `generate` no longer remade it byte for byte."""
-    rate = load_rate_script()
+    rate = load_benchmark("rate.py")
     lines = ["genre: fillomino", "generator: fillomino-generate 5", "seed: 0", "size: 2x2", "options: --level easy",
              "clues: 2", "level: easy", "score: 36", "grid:", "1.", ".1", "solution:", "12", "21"]
     assert rate.with_level(lines, "easy") == lines
@@ -25,6 +14,6 @@ def test_a_generated_files_level_stays_before_its_score():
 
 
 def test_a_file_without_a_level_gets_one_just_before_its_grid():
-    rate = load_rate_script()
+    rate = load_benchmark("rate.py")
     lines = ["genre: fillomino", "clues: 3", "grid:", "1.", ".."]
     assert rate.with_level(lines, "unrated") == ["genre: fillomino", "clues: 3", "level: unrated", "grid:", "1.", ".."]

@@ -1,25 +1,13 @@
 """benchmarks/remake_levelled.py: a levelled file remade by its own header's command, and the minimal files'
 generator line moved to today's version."""
 
-import importlib.util
-from pathlib import Path
-
 from fillomino.cli import main as fillomino
 from fillomino.generate import GENERATOR_VERSION
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_remake_script():
-    spec = importlib.util.spec_from_file_location("remake_benchmark", ROOT / "benchmarks" / "remake_levelled.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_benchmark
 
 
 def test_a_stale_levelled_file_is_remade_and_a_minimal_ones_version_moved(tmp_path, capsys):
-    remake = load_remake_script()
+    remake = load_benchmark("remake_levelled.py")
     folder = tmp_path / "05x05"
     folder.mkdir()
     assert fillomino(["generate", "--size", "5x5", "--seed", "0", "--level", "easy", "--no-timing",
