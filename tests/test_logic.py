@@ -512,8 +512,7 @@ def test_pocket_exit_leaves_a_pocket_to_the_two_groups_that_share_it(external_co
 def test_chain_follows_the_ring_of_2s_round_db05(external_corpus):
     # penpuz-db05 stalled with 34 cells open: the 2s round the border pair one way or the other all together; the
     # wrong way is refuted only after some 35 easy steps, far beyond short_contradiction's 6 passes
-    path = next(p for p in external_corpus if p.name == "penpuz-db05_10x10.txt")
-    puzzle = read_puzzle(str(path))
+    puzzle = external_puzzle(external_corpus, "penpuz-db05_10x10.txt")
     rating = rate(puzzle)
     assert rating.solved and rating.counts.get("chain") and rating.level == "hard"
     step = next(s for s in rating.steps if s.technique == "chain")
