@@ -810,13 +810,18 @@ class _LevelCarver:
         return state in ("solved", "fixed")
 
     def _cut_before(self, clues: frozenset[int], top: int, base: _StuckGrid | None, until: set[int] | None) -> bool:
-        """Whether a solve of ``clues`` with the techniques up to phase ``top`` from the same start (``base``, None:
-        the clues alone, or a lower solve carried on, which makes a fresh solve's steps) ran out of its work budget
-        before without ever fixing every cell of ``until``: a solve is deterministic (its look-ahead trials kept or
-        not, its checks the same), so this one would make the same passes to the same check and run out there too
-        (``until`` is checked after each pass, and a cell once fixed stays fixed, so none of those passes stopped
-        it). The chunks' halves and the later orders ask such sets again (7x7 hard, work 600: 81 of 144)."""
-        return any(phase == top and start == base and (until is None or not until <= fixed)
+        """Whether a solve of ``clues`` with the techniques up to phase ``top`` or a lower one, from the same start
+        (``base``, None: the clues alone, or a lower solve carried on, which makes a fresh solve's steps), ran out of
+        its work budget before without ever fixing every cell of ``until``: a solve is deterministic (its look-ahead
+        trials kept or not, its checks the same), so this one would make the same passes to the same check and run
+        out there too (``until`` is checked after each pass, and a cell once fixed stays fixed, so none of those
+        passes stopped it). A lower phase's run answers too: the ladder takes the gentlest technique that makes
+        progress, so a higher phase's techniques run only on a grid where every lower one found nothing, where the
+        lower run would have ended stuck, not run out; until then both runs make the same passes and checks. The
+        chunks' halves and the later orders ask such sets again (7x7 hard, work 600: 81 of 144), and the expert
+        phase asks the sets the hard phase could not rate (15x15 expert seed 0: 22 of its first 43 expert
+        ratings)."""
+        return any(phase <= top and start == base and (until is None or not until <= fixed)
                    for phase, start, fixed in self.cut.get(clues, ()))
 
     def _stuck_below(self, clues: frozenset[int], top: int) -> _StuckGrid | None:

@@ -60,10 +60,12 @@ def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
     assert_at_level(generate(5, 5, 2, level="hard"), "hard")
 
 
-def test_solves_cut_by_the_budget_before_are_cut_again(monkeypatch):
+@pytest.mark.parametrize("n, seed, level, work, lower", [(7, 1, "hard", 600, False), (6, 1, "expert", 2000, True)])
+def test_solves_cut_by_the_budget_before_are_cut_again(n, seed, level, work, lower, monkeypatch):
     """A question the carver answers from a solve that ran out of its work budget before (``_cut_before``) is
     answered as the solve itself would: run again from the same start, it runs out again (7x7 hard seed 1 with a
-    tiny budget asks dozens of such sets again)."""
+    tiny budget asks dozens of such sets again). A solve at a lower phase answers for a higher one (6x6 expert seed
+    1: a set whose hard rating ran out, asked again at expert)."""
     import fillomino.generate as gen
 
     real = gen._LevelCarver._cut_before
@@ -72,13 +74,17 @@ def test_solves_cut_by_the_budget_before_are_cut_again(monkeypatch):
     def cut_before(self, clues, top, base, until):
         answer = real(self, clues, top, base, until)
         if answer:
+            same = any(phase == top and start == base for phase, start, _ in self.cut[clues])
             attempt = gen._Attempt(self, clues, gen.RATED_LEVELS[top], None if base is None else base.cand)
-            checked.append(attempt.run_until_fixed(until))
+            checked.append((same, attempt.run_until_fixed(until)))
         return answer
 
     monkeypatch.setattr(gen._LevelCarver, "_cut_before", cut_before)
-    generate(7, 7, 1, level="hard", rating_work=600)
-    assert len(checked) > 10 and set(checked) == {"budget"}
+    generate(n, n, seed, level=level, rating_work=work)
+    assert checked and {state for _, state in checked} == {"budget"}
+    assert len(checked) > 10 or lower
+    if lower:
+        assert not all(same for same, _ in checked)
 
 
 def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
