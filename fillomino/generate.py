@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "6"
+GENERATOR_VERSION = "7"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -42,6 +42,8 @@ GENERATOR_VERSION = "6"
    the corpus's 114 levelled puzzles changed. ``--level minimal`` makes exactly version 4's puzzles.
 6: the rater's chain (hard): a forcing chain of easy steps refutes a hypothesis, so some puzzles rate hard
    that rated expert. ``--level minimal`` makes exactly version 5's puzzles.
+7: a rating's default work budget grows with the grid (RATING_WORK_PER_CELL) above 100 cells, where it
+   had shrunk: 11x11 and bigger levelled puzzles change. ``--level minimal`` makes exactly version 6's puzzles.
 """
 
 STREAM_KEY = "2"
@@ -104,10 +106,15 @@ bookkeeping costs as much as the hits save or more (12x12 expert x0.94-1.13, 15x
 
 RATING_WORK = 20_000
 RATING_WORK_CELLS = 2_000_000
-"""Default budget of one rating, in the rater's own checks (a clock.Work): RATING_WORK + RATING_WORK_CELLS //
-cells. A rating that runs out counts as "not solved at this level" (the clue stays). Counted in checks, not
-time, so that where a rating stops, and so the puzzle, is the same on every machine; a check costs about a
-microsecond per cell here, so this is about 2 + 0.02 * cells CPU seconds on the machine it was measured on."""
+RATING_WORK_PER_CELL = 400
+"""Default budget of one rating, in the rater's own checks (a clock.Work): the larger of RATING_WORK +
+RATING_WORK_CELLS // cells and RATING_WORK_PER_CELL * cells (the latter from 100 cells up, where the two meet). A
+rating that runs out counts as "not solved at this level" (the clue stays). Counted in checks, not time, so that
+where a rating stops, and so the puzzle, is the same on every machine. The checks a rating needs grow with the grid
+(a full rating of a 10x10 expert puzzle 13,000-35,000, of a 15x15 one about 28,000), so a budget that did not grow
+refused nearly every expert removal on big grids: 15x15 expert seeds 0 and 1 took over 30 CPU minutes at 28,888
+checks (seed 0: every one of its first 51 expert-phase ratings ran out), and 9 minutes and 19 s at 80,000
+(docs/benchmarks.md, gen19)."""
 
 
 @dataclass
@@ -169,7 +176,7 @@ def generate(
     minimal level's questions between engines differently (A/B runs, tests); it too changes only the
     time. ``rating_budget``: CPU seconds of one rating, which makes the puzzle depend on the machine's speed
     wherever a rating runs out (default None: a work budget, the same everywhere). ``rating_work``: that work
-    budget in the rater's checks (default RATING_WORK + RATING_WORK_CELLS // cells).
+    budget in the rater's checks (default ``default_rating_work(cells)``).
     """
     validate_shape(rows, cols)
     if level not in LEVELS:
@@ -235,6 +242,11 @@ def generate(
         f"no {level} {rows}x{cols} puzzle{limit} came of seed {seed} in {MAX_ATTEMPTS} answers "
         f"({ORDERS_PER_ANSWER} removal orders each); try another level, size or seed"
     )
+
+
+def default_rating_work(cells: int) -> int:
+    """The default work budget of one rating while carving a grid of ``cells`` cells (see RATING_WORK_PER_CELL)."""
+    return max(RATING_WORK + RATING_WORK_CELLS // cells, RATING_WORK_PER_CELL * cells)
 
 
 def _clues(n: int | None) -> str:
@@ -627,7 +639,7 @@ class _LevelCarver:
         self.rules = _ClueRules(self.values, self.rows, self.cols, clue_every_region, min_clues)
         self.max_clues = max_clues
         self.rating_budget = rating_budget
-        self.rating_work = rating_work or RATING_WORK + RATING_WORK_CELLS // (self.rows * self.cols)
+        self.rating_work = rating_work or default_rating_work(self.rows * self.cols)
         self.trials = trials
         """The look-ahead trials its ratings have run (shared by the answers of one generate call)."""
         self.ratings = self.orders = self.timeouts = 0

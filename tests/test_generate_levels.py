@@ -17,7 +17,7 @@ import pytest
 
 from fillomino.cli import main
 from fillomino.formats import write_puzzle
-from fillomino.generate import DEFAULT_LEVEL, LEVELS, generate, symmetry_orbits
+from fillomino.generate import DEFAULT_LEVEL, LEVELS, default_rating_work, generate, symmetry_orbits
 from fillomino.logic import rate
 from fillomino.partition import DEFAULT_WEIGHTS, Stream, default_weights, random_answer, size_table
 from fillomino.puzzle import FillominoError, Puzzle, flatten, groups, is_solution
@@ -85,6 +85,15 @@ def test_solves_cut_by_the_budget_before_are_cut_again(n, seed, level, work, low
     assert len(checked) > 10 or lower
     if lower:
         assert not all(same for same, _ in checked)
+
+
+def test_the_default_rating_budget_grows_with_the_grid_past_10x10():
+    """Up to 10x10 the default work budget is version 6's (so those puzzles stayed); from there it grows with the
+    cells, since the checks a rating needs do (a 15x15 expert rating about 28,000, where the old budget was 28,888)."""
+    assert [default_rating_work(n * n) for n in (5, 6, 10)] == [100_000, 75_555, 40_000]
+    sizes = range(100, 64 * 64)
+    assert all(default_rating_work(c + 1) >= default_rating_work(c) for c in sizes)
+    assert default_rating_work(225) >= 80_000 and default_rating_work(900) >= 4 * default_rating_work(225) - 1
 
 
 def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():

@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rating-budget", type=float, metavar="SECONDS",
                    help="CPU seconds of one rating while carving to a level; one that runs out counts as not "
                    "solved, so the puzzle then depends on the machine's speed (default: a budget counted in the "
-                   "rater's own checks, about 2 + 0.02 s per cell here, the same on every machine)")
+                   "rater's own checks: 40,000 at 10x10, more below it, 400 a cell above it; the same on every "
+                   "machine)")
     p.add_argument("--budget", metavar="LIMIT",
                    help="limit for each uniqueness question ('5s' or '100000c'); running out exits 3")
     p.add_argument("--race", "--threads", type=int, default=1, metavar="N", dest="threads",
