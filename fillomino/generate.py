@@ -43,7 +43,8 @@ GENERATOR_VERSION = "7"
 6: the rater's chain (hard): a forcing chain of easy steps refutes a hypothesis, so some puzzles rate hard
    that rated expert. ``--level minimal`` makes exactly version 5's puzzles.
 7: a rating's default work budget grows with the grid (RATING_WORK_PER_CELL) above 100 cells, where it
-   had shrunk: 11x11 and bigger levelled puzzles change. ``--level minimal`` makes exactly version 6's puzzles.
+   had shrunk: levelled puzzles of more than 100 cells may change. ``--level minimal`` makes exactly version 6's
+   puzzles.
 """
 
 STREAM_KEY = "2"
