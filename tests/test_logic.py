@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fillomino.audit import audit, parse_steps
+from fillomino.clock import Work
 from fillomino.formats import read_puzzle
 from fillomino.logic import LADDER, LEVELS, LOOKAHEADS, Board, Lookahead, Solve, check_level, hint, rate, techniques
 from fillomino.logic.candidates import values_of
@@ -571,6 +572,39 @@ def test_incremental_passes_take_the_same_steps_on_random_boards(rows, cols, dat
     clues = [data.draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5, 6])) for _ in range(rows * cols)]
     puzzle = Puzzle(rows, cols, tuple(v if v <= rows * cols else 0 for v in clues))
     assert _steps(puzzle, True) == _steps(puzzle, False)
+
+
+@pytest.mark.parametrize("name", ["05x05/5x5-s4.txt", "06x06/6x6-s0.txt", "07x07/7x7-s3.txt",
+                                  "10x10/expert-10x10-s3.txt"])
+def test_the_big_grid_limit_on_changed_cells_takes_the_same_steps(name, monkeypatch):
+    """On a grid over DIRTY_BIG cells techniques look near up to one cell in DIRTY_SHARE changed; forced onto small
+    grids (every technique near however many cells changed), the steps are those of the whole grid."""
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    whole = _steps(puzzle, False, 60)
+    monkeypatch.setattr(techniques, "DIRTY_BIG", 0)
+    monkeypatch.setattr(techniques, "DIRTY_SHARE", 1)
+    assert techniques.dirty_max(Board.from_puzzle(puzzle), "pair", False) == puzzle.rows * puzzle.cols
+    assert _steps(puzzle, True, 60) == whole
+
+
+@pytest.mark.parametrize("counted", [True, False])
+def test_under_a_work_budget_no_room_keeps_its_limit_and_its_checks(counted, monkeypatch):
+    """no_room's Work checks (one per size of each area it looks at) depend on how much of the grid it looks at:
+    under a Work budget it keeps DIRTY_MAX on a big grid too, so the budget stops where it did (10x10-s4 at 20,000
+    checks ends with other checks left when no_room is not kept at it)."""
+    puzzle = read_puzzle(str(ROOT / "corpus" / "10x10" / "10x10-s4.txt"))
+    work = Work(20_000)
+    before = rate(puzzle, budget=work, witness=False)
+    monkeypatch.setattr(techniques, "DIRTY_BIG", 0)
+    monkeypatch.setattr(techniques, "DIRTY_SHARE", 1)
+    if not counted:
+        monkeypatch.setattr(techniques, "WORK_COUNTED", frozenset())
+    again = Work(20_000)
+    after = rate(puzzle, budget=again, witness=False)
+    assert (again.left == work.left) == counted
+    shared = min(len(before.steps), len(after.steps)) - 1  # the same steps until the sooner budget ran out
+    assert [(s.technique, s.cells, s.removes) for s in after.steps[:shared]] == \
+        [(s.technique, s.cells, s.removes) for s in before.steps[:shared]]
 
 
 def test_groups_kept_up_to_date_match_a_recount():

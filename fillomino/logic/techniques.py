@@ -37,6 +37,17 @@ from .steps import LEVELS, LogicStep
 DIRTY_MAX = 32
 """More changed cells than this: the technique looks at the whole grid (telling what they touch costs more)."""
 
+DIRTY_BIG = 1024
+DIRTY_SHARE = 8
+"""On a grid of more than DIRTY_BIG cells a technique looks only near the changed cells up to one cell in DIRTY_SHARE
+changed, not DIRTY_MAX: a whole-grid look there costs far more than telling what the changes touch (janko-330,
+3200 cells: a rating's CPU x0.79, inside the look-ahead's trials most of all; at 400 and 900 cells no gain)."""
+
+WORK_COUNTED = frozenset({"no_room"})
+"""Techniques whose Work checks (one per size of each area they look at) depend on how much of the grid they look
+at: under a Work budget they keep DIRTY_MAX on every grid, so that the budget stops where it always did (and a
+generator's puzzles stay the same)."""
+
 POCKET_TRIES = 512
 """Most assignments pair/pocket try in one area; a bigger area is left to other techniques (never guessed)."""
 
@@ -122,15 +133,23 @@ class Context:
         self.trials = trials
 
 
-def dirty_of(b: Board, name: str) -> set[int] | None:
+def dirty_of(b: Board, name: str, counted: bool) -> set[int] | None:
     """What a technique looks at on this grid when incremental (see Context.dirty): the cells logged since it last
-    found nothing here, or None (the whole grid) when it never did or more than DIRTY_MAX cells changed; an empty
-    set: nothing changed, it is passed over."""
+    found nothing here, or None (the whole grid) when it never did or more cells changed than ``dirty_max``; an
+    empty set: nothing changed, it is passed over. Either way its steps are the same (tests/test_logic.py).
+    ``counted``: the run has a Work budget (see WORK_COUNTED)."""
     since = b.clean.get(name)
     if since is None:
         return None
     dirty = set(b.log[since:])
-    return None if len(dirty) > DIRTY_MAX else dirty
+    return None if len(dirty) > dirty_max(b, name, counted) else dirty
+
+
+def dirty_max(b: Board, name: str, counted: bool) -> int:
+    """The most changed cells a technique looks near before it looks at the whole grid instead."""
+    if b.size <= DIRTY_BIG or counted and name in WORK_COUNTED:
+        return DIRTY_MAX
+    return b.size // DIRTY_SHARE
 
 
 @dataclass
@@ -2523,7 +2542,7 @@ class Trials:
         self.kept: OrderedDict[tuple, tuple[_Outcome, int]] = OrderedDict()
         self.hits = self.misses = 0
 
-    def key(self, trial: Board, up_to: str, depth: int, la: Lookahead, incremental: bool) -> tuple:
+    def key(self, trial: Board, up_to: str, depth: int, la: Lookahead, incremental: bool, counted: bool) -> tuple:
         """What decides the run of the ladder up to ``up_to`` for ``depth`` passes on ``trial``."""
         width = (trial.size + 8) // 8
         grid = b"".join([m.to_bytes(width, "little") for m in trial.cand])
@@ -2532,7 +2551,7 @@ class Trials:
             top = LEVELS.index(up_to)
             for t in LADDER:
                 if not t.lookahead and LEVELS.index(t.level) <= top:
-                    dirty = dirty_of(trial, t.name)
+                    dirty = dirty_of(trial, t.name, counted)
                     looks.append(None if dirty is None else tuple(sorted(dirty)))
         # the look-ahead's settings by value: a key of strings, numbers and bytes only, which the cyclic GC skips
         return (grid, up_to, depth, la.hard_inner, la.hard_passes, la.expert_inner, la.expert_passes, incremental,
@@ -2596,7 +2615,8 @@ def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -
     outcome ctx.trials kept of the same run, ``trial`` then left as that run left it when ``kept``: the hard
     look-ahead keeps its stuck trials for the expert one to carry on)."""
     trials = ctx.trials
-    key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental)
+    key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental,
+                                                 isinstance(ctx.deadline, Work))
     if trials is not None and key is not None:
         out = trials.get(key, ctx.deadline, ctx.clues)
         if out is not None:
