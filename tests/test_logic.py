@@ -607,6 +607,32 @@ def test_under_a_work_budget_no_room_keeps_its_limit_and_its_checks(counted, mon
         [(s.technique, s.cells, s.removes) for s in before.steps[:shared]]
 
 
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 7), cols=st.integers(1, 7), data=st.data())
+def test_open_areas_kept_across_fixings_and_copies_match_a_recount(rows, cols, data):
+    """open_areas splits the kept areas that lost a cell (and a copy starts from its grid's): the areas, and the
+    order of each one's cells, are those grid.components counts afresh."""
+    from fillomino.grid import components
+    from fillomino.logic.techniques import open_areas
+
+    board = Board.from_clues(rows, cols, [0] * (rows * cols))
+    boards = [board]
+    for _ in range(data.draw(st.integers(1, 6))):
+        b = data.draw(st.sampled_from(boards))
+        assert open_areas(b) == components([bool(m & (m - 1)) for m in b.cand], b.nbrs)
+        if data.draw(st.booleans()):
+            b = b.copy()
+            boards.append(b)
+        for c in data.draw(st.lists(st.integers(0, rows * cols - 1), max_size=rows * cols)):
+            b.cand[c] &= 1 << data.draw(st.integers(1, 3)) if data.draw(st.booleans()) else ~(1 << 5)
+            if not b.cand[c]:
+                b.cand[c] = 1 << 2
+            b.log.append(c)
+        b.changed(None)
+    for b in boards:
+        assert open_areas(b) == components([bool(m & (m - 1)) for m in b.cand], b.nbrs)
+
+
 def test_groups_kept_up_to_date_match_a_recount():
     """Board.changed(cells) merges a newly fixed cell into its neighbours' groups in place of a recount."""
     board = Board.from_puzzle(Puzzle.from_grid([[3, 0, 0, 3], [0, 1, 0, 0], [2, 0, 0, 2]]))

@@ -106,7 +106,7 @@ class Board:
     trials): an answer is given again only while those candidates are the same."""
     derived: dict = field(default_factory=dict, repr=False)
     """What techniques derive from this grid, each kept with the length of ``log`` it was derived at (the grid
-    only changes by logging): not shared with copies."""
+    only changes by logging): not shared with copies (but for the open areas, see ``copy``)."""
 
     def __init__(self, rows: int, cols: int, cand: list[int], nbrs: tuple[tuple[int, ...], ...] = (),
                  _groups: list[Group] | None = None, _group_at: list[Group | None] | None = None,
@@ -153,10 +153,13 @@ class Board:
                         self.memo))
 
     def copy(self) -> Board:
-        """An independent grid with the same candidates (and the same record of what each technique has seen)."""
+        """An independent grid with the same candidates (and the same record of what each technique has seen); of
+        what techniques derived only the open areas come along (kept with their log length, which the copy's log
+        shares, and never changed in place), for techniques.open_areas to start from."""
+        areas = self.derived.get("areas")
         return Board(self.rows, self.cols, list(self.cand), self.nbrs, self._groups,
                      None if self._group_at is None else list(self._group_at), list(self.log), dict(self.clean),
-                     self.memo)
+                     self.memo, None if areas is None else {"areas": areas})
 
     def box(self, g: Group) -> tuple[int, int, int, int]:
         """The bounding box of a group's cells (cached on the group)."""

@@ -862,13 +862,54 @@ def _around(b: Board, cells: Sequence[int]) -> list[int]:
 
 def open_areas(b: Board) -> list[list[int]]:
     """The connected areas of open cells (grid.components), kept for the grid as it is: pair, pocket and
-    closed_area of one pass ask for the same."""
-    kept = b.derived.get("areas")
-    if kept is not None and kept[0] == len(b.log):
+    closed_area of one pass ask for the same. A later grid's areas are the kept ones with the cells fixed since
+    split off (only the areas that lost a cell are searched again), and a look-ahead trial starts from its grid's
+    (Board.copy): on a big grid a trial's pass fixes a few cells of a thousand open ones."""
+    n = len(b.log)
+    kept: tuple[int, list[list[int]], dict[int, list[int]]] | None = b.derived.get("areas")
+    if kept is not None and kept[0] == n:
         return kept[1]
-    areas = components([not single(m) for m in b.cand], b.nbrs)
-    b.derived["areas"] = (len(b.log), areas)
-    return areas
+    got = None if kept is None else _areas_after(b, kept[1], kept[2], b.log[kept[0]:])
+    if got is None:
+        areas = components([not single(m) for m in b.cand], b.nbrs)
+        got = (areas, {c: area for area in areas for c in area})
+    b.derived["areas"] = (n, got[0], got[1])
+    return got[0]
+
+
+def _areas_after(b: Board, areas: list[list[int]], area_of: dict[int, list[int]],
+                 logged: list[int]) -> tuple[list[list[int]], dict[int, list[int]]] | None:
+    """open_areas from the areas of an earlier state of the grid (``area_of``: each open cell's area, never changed:
+    a copy shares it) and the cells logged since: an area that lost no cell is an area still (open cells only
+    become fixed, and an area is bounded by fixed cells), and one that lost some is split into the components of
+    the cells it has left, each breadth-first from its first cell as grid.components makes it; None (count them
+    afresh) when a cell outside every area is open, which a cell left with no candidate is."""
+    cand = b.cand
+    lost: dict[int, list[int]] = {}
+    for c in set(logged):
+        area = area_of.get(c)
+        if area is None:
+            if not single(cand[c]):
+                return None
+        elif single(cand[c]):
+            lost[id(area)] = area
+    if not lost:
+        return areas, area_of
+    area_of = dict(area_of)
+    out = [area for area in areas if id(area) not in lost]
+    for area in lost.values():
+        left = []
+        for c in area:
+            if single(cand[c]):
+                del area_of[c]
+            else:
+                left.append(c)
+        for part in components(left, b.nbrs):
+            for c in part:
+                area_of[c] = part
+            out.append(part)
+    out.sort(key=lambda area: area[0])
+    return out, area_of
 
 
 def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -> list[LogicStep]:
