@@ -1499,8 +1499,11 @@ def _new_region_update(b: Board, v: int, groups: Sequence[Group], old_cand: list
     again from those (each area whole when small, so the answer is the one counted from scratch)."""
     b_v = bit(v)
     cand, nbrs = b.cand, b.nbrs
-    beside = {m for g in groups for c in g.cells for m in nbrs[c]}
     old_beside = was.beside
+    # the groups of v, and so the cells beside them, are the other grid's unless a changed cell is fixed at v on
+    # one side (a set never changed once made: the two SizeAreas share it)
+    regrouped = any(cand[c] == b_v or old_cand[c] == b_v for c in changed)
+    beside = {m for g in groups for c in g.cells for m in nbrs[c]} if regrouped else old_beside
     # a cell's standing changes only with its own candidates or with a neighbour becoming (or ceasing to be) fixed
     # at v, which moves it beside a group
     touched = set(changed)
