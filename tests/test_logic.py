@@ -613,8 +613,8 @@ def test_open_areas_kept_across_fixings_and_copies_match_a_recount(rows, cols, d
     """open_areas splits the kept areas that lost a cell (and a copy starts from its grid's): the areas, and the
     order of each one's cells, are those grid.components counts afresh."""
     from fillomino.grid import components
-    from fillomino.logic.techniques import open_areas
 
+    open_areas = techniques.open_areas
     board = Board.from_clues(rows, cols, [0] * (rows * cols))
     boards = [board]
     for _ in range(data.draw(st.integers(1, 6))):
