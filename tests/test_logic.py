@@ -633,6 +633,35 @@ def test_open_areas_kept_across_fixings_and_copies_match_a_recount(rows, cols, d
         assert open_areas(b) == components([bool(m & (m - 1)) for m in b.cand], b.nbrs)
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_snapshot_compares_with_copies_of_its_grid_by_the_log(data):
+    """_differing on a copy (or a copy of a copy) made after a snapshot of its grid reads only the cells logged since
+    the snapshot: the same cells as comparing every cell; a snapshot taken after the copy is compared cell by cell."""
+    board = Board.from_clues(4, 4, [0] * 16)
+
+    def change(b: Board) -> None:
+        for c in data.draw(st.lists(st.integers(0, 15), max_size=6)):
+            b.cand[c] &= ~(1 << data.draw(st.integers(1, 16)))
+            b.log.append(c)
+
+    def every(b: Board, snap: tuple) -> list[int]:
+        return [c for c in range(16) if snap[0][c] != b.cand[c]]
+
+    change(board)
+    snap = techniques._snapshot(board)
+    change(board)
+    child = board.copy()
+    change(child)
+    grandchild = child.copy()
+    change(grandchild)
+    change(board)  # after the copies: a snapshot now is not of the grid they were copied from
+    later = techniques._snapshot(board)
+    for b in (board, child, grandchild):
+        assert sorted(techniques._differing(b, snap)) == every(b, snap)
+        assert sorted(techniques._differing(b, later)) == every(b, later)
+
+
 def test_groups_kept_up_to_date_match_a_recount():
     """Board.changed(cells) merges a newly fixed cell into its neighbours' groups in place of a recount."""
     board = Board.from_puzzle(Puzzle.from_grid([[3, 0, 0, 3], [0, 1, 0, 0], [2, 0, 0, 2]]))

@@ -106,7 +106,7 @@ class Board:
     trials): an answer is given again only while those candidates are the same."""
     derived: dict = field(default_factory=dict, repr=False)
     """What techniques derive from this grid, each kept with the length of ``log`` it was derived at (the grid
-    only changes by logging): not shared with copies (but for the open areas, see ``copy``)."""
+    only changes by logging): not shared with copies (but for the open areas and the lineage, see ``copy``)."""
 
     def __init__(self, rows: int, cols: int, cand: list[int], nbrs: tuple[tuple[int, ...], ...] = (),
                  _groups: list[Group] | None = None, _group_at: list[Group | None] | None = None,
@@ -155,11 +155,23 @@ class Board:
     def copy(self) -> Board:
         """An independent grid with the same candidates (and the same record of what each technique has seen); of
         what techniques derived only the open areas come along (kept with their log length, which the copy's log
-        shares, and never changed in place), for techniques.open_areas to start from."""
-        areas = self.derived.get("areas")
+        shares, and never changed in place), for techniques.open_areas to start from, and the lineage: the tokens
+        of this grid and the grids it was copied from (see techniques._snapshot), each with the length of its log
+        when the copy was made, so that a snapshot of one of them compares with the copy by the log."""
+        derived = self.derived
+        inherited: dict = {}
+        areas = derived.get("areas")
+        if areas is not None:
+            inherited["areas"] = areas
+        token = derived.get("token")
+        lineage = derived.get("lineage", ())
+        if token is not None:
+            lineage = ((token, len(self.log)), *lineage)
+        if lineage:
+            inherited["lineage"] = lineage
         return Board(self.rows, self.cols, list(self.cand), self.nbrs, self._groups,
                      None if self._group_at is None else list(self._group_at), list(self.log), dict(self.clean),
-                     self.memo, None if areas is None else {"areas": areas})
+                     self.memo, inherited)
 
     def box(self, g: Group) -> tuple[int, int, int, int]:
         """The bounding box of a group's cells (cached on the group)."""

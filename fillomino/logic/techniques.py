@@ -695,7 +695,7 @@ def _snapshot(b: Board) -> tuple[list[int], object, int]:
     if kept is None or kept[2] != n:
         token = b.derived.get("token")
         if token is None:
-            token = b.derived["token"] = object()  # derived is not copied: each grid its own
+            token = b.derived["token"] = object()  # each grid its own (a copy lists it in its lineage)
         kept = b.derived["snapshot"] = (list(b.cand), token, n)
     return kept
 
@@ -1410,10 +1410,13 @@ def _areas_base(b: Board, ctx: Context) -> tuple[tuple[list[int], object, int], 
 
 
 def _differing(b: Board, snap: tuple[list[int], object, int]) -> list[int]:
-    """The cells whose candidates differ between a snapshot and the grid (on the snapshot's own grid, from the log)."""
+    """The cells whose candidates differ between a snapshot and the grid: on the snapshot's own grid, or on a copy
+    made of it (Board.copy's lineage) since the snapshot, among the cells logged since (a copy's log begins with its
+    grid's); else every cell compared."""
     old, token, n = snap
     cand = b.cand
-    if token is b.derived.get("token") and n <= len(b.log):
+    if n <= len(b.log) and (token is b.derived.get("token") or
+                            any(t is token and n <= at for t, at in b.derived.get("lineage", ()))):
         return [c for c in set(b.log[n:]) if old[c] != cand[c]]
     return list(compress(range(len(cand)), map(ne, old, cand)))
 
