@@ -583,7 +583,7 @@ def test_the_big_grid_limit_on_changed_cells_takes_the_same_steps(name, monkeypa
     whole = _steps(puzzle, False, 60)
     monkeypatch.setattr(techniques, "DIRTY_BIG", 0)
     monkeypatch.setattr(techniques, "DIRTY_SHARE", 1)
-    assert techniques.dirty_max(Board.from_puzzle(puzzle), "pair", False) == puzzle.rows * puzzle.cols
+    assert techniques.dirty_max(Board.from_puzzle(puzzle), "pair", None) == puzzle.rows * puzzle.cols
     assert _steps(puzzle, True, 60) == whole
 
 

@@ -162,7 +162,6 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
     ctx = Context(clues, solve, deadline, nested, lookahead=lookahead_of(lookahead), incremental=incremental,
                   witness=witness, trials=trials)
     run = Run(board)
-    counted = isinstance(deadline, Work)
     empty = board.empty_cell()
     if empty is not None:
         run.state = "contradiction"
@@ -191,7 +190,7 @@ def _solve(board: Board, clues: Sequence[int], max_level: str, max_passes: int |
         for t in ladder:
             ctx.dirty = None
             if incremental and not t.lookahead:
-                ctx.dirty = dirty_of(board, t.name, counted)
+                ctx.dirty = dirty_of(board, t.name, deadline)
                 if ctx.dirty is not None and not ctx.dirty:
                     continue  # nothing changed since it last found nothing
             try:

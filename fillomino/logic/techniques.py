@@ -133,21 +133,21 @@ class Context:
         self.trials = trials
 
 
-def dirty_of(b: Board, name: str, counted: bool) -> set[int] | None:
+def dirty_of(b: Board, name: str, deadline: float | Work | None) -> set[int] | None:
     """What a technique looks at on this grid when incremental (see Context.dirty): the cells logged since it last
     found nothing here, or None (the whole grid) when it never did or more cells changed than ``dirty_max``; an
     empty set: nothing changed, it is passed over. Either way its steps are the same (tests/test_logic.py).
-    ``counted``: the run has a Work budget (see WORK_COUNTED)."""
+    ``deadline``: the run's (a Work budget keeps WORK_COUNTED's techniques at DIRTY_MAX)."""
     since = b.clean.get(name)
     if since is None:
         return None
     dirty = set(b.log[since:])
-    return None if len(dirty) > dirty_max(b, name, counted) else dirty
+    return None if len(dirty) > dirty_max(b, name, deadline) else dirty
 
 
-def dirty_max(b: Board, name: str, counted: bool) -> int:
+def dirty_max(b: Board, name: str, deadline: float | Work | None) -> int:
     """The most changed cells a technique looks near before it looks at the whole grid instead."""
-    if b.size <= DIRTY_BIG or counted and name in WORK_COUNTED:
+    if b.size <= DIRTY_BIG or isinstance(deadline, Work) and name in WORK_COUNTED:
         return DIRTY_MAX
     return b.size // DIRTY_SHARE
 
@@ -2589,7 +2589,8 @@ class Trials:
         self.kept: OrderedDict[tuple, tuple[_Outcome, int]] = OrderedDict()
         self.hits = self.misses = 0
 
-    def key(self, trial: Board, up_to: str, depth: int, la: Lookahead, incremental: bool, counted: bool) -> tuple:
+    def key(self, trial: Board, up_to: str, depth: int, la: Lookahead, incremental: bool,
+            deadline: float | Work | None) -> tuple:
         """What decides the run of the ladder up to ``up_to`` for ``depth`` passes on ``trial``."""
         width = (trial.size + 8) // 8
         grid = b"".join([m.to_bytes(width, "little") for m in trial.cand])
@@ -2598,7 +2599,7 @@ class Trials:
             top = LEVELS.index(up_to)
             for t in LADDER:
                 if not t.lookahead and LEVELS.index(t.level) <= top:
-                    dirty = dirty_of(trial, t.name, counted)
+                    dirty = dirty_of(trial, t.name, deadline)
                     looks.append(None if dirty is None else tuple(sorted(dirty)))
         # the look-ahead's settings by value: a key of strings, numbers and bytes only, which the cyclic GC skips
         return (grid, up_to, depth, la.hard_inner, la.hard_passes, la.expert_inner, la.expert_passes, incremental,
@@ -2662,8 +2663,7 @@ def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -
     outcome ctx.trials kept of the same run, ``trial`` then left as that run left it when ``kept``: the hard
     look-ahead keeps its stuck trials for the expert one to carry on)."""
     trials = ctx.trials
-    key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental,
-                                                 isinstance(ctx.deadline, Work))
+    key = None if trials is None else trials.key(trial, up_to, depth, ctx.lookahead, ctx.incremental, ctx.deadline)
     if trials is not None and key is not None:
         out = trials.get(key, ctx.deadline, ctx.clues)
         if out is not None:
