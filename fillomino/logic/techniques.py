@@ -1096,11 +1096,11 @@ def must_include(b: Board, ctx: Context) -> list[LogicStep]:
 
 def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> list[bool]:
     """Per cell, whether a growing group may take it: it allows the group's size (``allowed``), and is not in or
-    next to another group of that size too big to join (taking such a cell joins that whole group, more cells
-    than the group still needs). A list, so that the grid searches test it at C speed."""
+    next to a group of ``same`` (those that cannot be in its region, see _apart: taking such a cell joins that
+    whole group). A list, so that the grid searches test it at C speed."""
     walk = list(allowed)
     for h in same:
-        if h is not g and h.value == g.value and len(h.cells) + 1 > g.need:
+        if h is not g and h.value == g.value:
             for c in h.cells:
                 walk[c] = False
             for c in boundary(h.cells, b.nbrs):
@@ -1122,10 +1122,25 @@ def _boxes_within(box: tuple[int, int, int, int], other: tuple[int, int, int, in
 
 def _blocking(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, box: tuple[int, int, int, int],
               d: int) -> list[Group]:
-    """The other groups of g's size that _walkable would wall off (too big to join) whose box lies within d of
-    ``box``."""
+    """The other groups of g's size whose box lies within d of ``box`` (those _apart then asks about)."""
+    return [h for other, h in boxed if h is not g and _boxes_within(box, other, d)]
+
+
+def _apart(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> list[Group]:
+    """The groups of ``same`` that cannot be in g's region, near enough to matter: a region holding both holds their
+    cells and the cells of a path between them through cells that allow the size, more than the size when g's and
+    h's cells and the fewest cells between them are (two groups one cell apart: h too big to join, more cells than g
+    still needs). Groups further than g's need plus two are left out: their walls lie beyond g's walk."""
     need = g.need
-    return [h for other, h in boxed if h is not g and len(h.cells) + 1 > need and _boxes_within(box, other, d)]
+    near = distances(g.cells, b.nbrs, within=need + 2, through=allowed)
+    out = []
+    for h in same:
+        if h is g or h.value != g.value:
+            continue
+        gap = min((near[c] for c in h.cells if c in near), default=None)
+        if gap is not None and len(h.cells) + gap - 1 > need:
+            out.append(h)
+    return out
 
 
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
@@ -1159,7 +1174,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
             if boxed is None:
                 boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
             prior = old.get(id(g))
-            if prior is not None and prior[0] is g and _same_around(boxed, g, need + 1, changed.get(v), old):
+            if prior is not None and prior[0] is g and _same_around(boxed, g, need + 2, changed.get(v), old):
                 found = prior[1]
         if found is None:
             found = []
@@ -1167,7 +1182,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
             boxed = boxes[v]
-            walk = _walkable(b, g, _blocking(boxed, g, b.box(g), need + 1), allows[v])
+            walk = _walkable(b, g, _apart(b, g, _blocking(boxed, g, b.box(g), need + 2), allows[v]), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
                 raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
