@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -45,6 +45,9 @@ GENERATOR_VERSION = "7"
 7: a rating's default work budget grows with the grid (RATING_WORK_PER_CELL) above 100 cells, where it
    had shrunk: levelled puzzles of more than 100 cells may change. ``--level minimal`` makes exactly version 6's
    puzzles.
+8: the rater's way_through walls a group off from every group of its size too far to share a region with
+   ('apart'), not only from one a cell away: some puzzles rate lower, so levelled puzzles may change.
+   ``--level minimal`` makes exactly version 7's puzzles.
 """
 
 STREAM_KEY = "2"
