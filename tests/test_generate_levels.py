@@ -108,7 +108,7 @@ def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
         generate(5, 5, 0, level="easy", rating_work=0)
 
 
-@pytest.mark.parametrize("rows, cols, seed, level, work", [(5, 5, 1, "expert", None), (6, 6, 1, "expert", 3000)])
+@pytest.mark.parametrize("rows, cols, seed, level, work", [(5, 5, 1, "expert", None), (6, 6, 3, "expert", 3000)])
 def test_the_trials_kept_across_a_generation_change_no_puzzle(rows, cols, seed, level, work, monkeypatch):
     """A generation's ratings share the look-ahead trials they have run (logic.Trials): some are given again, their
     Work charged, so the puzzle, its score, the ratings made and those cut by their budget are those of a
