@@ -922,13 +922,33 @@ def _box_gap(a: tuple[int, int, int, int], b_: tuple[int, int, int, int]) -> int
     return max(0, a[0] - b_[1], b_[0] - a[1]) + max(0, a[2] - b_[3], b_[2] - a[3])
 
 
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 6), st.integers(0, 60), st.integers(0, 6)),
+                max_size=40),
+       st.tuples(st.integers(-5, 65), st.integers(0, 6), st.integers(-5, 65), st.integers(0, 6)), st.integers(0, 12))
+@settings(max_examples=300, deadline=None)
+def test_same_size_finds_by_rows_the_groups_every_box_test_finds(boxes, probe, d):
+    # way_through and completions find a group's nearby groups of its size through SameSize's band of first rows
+    # (the groups sorted by it, as b.groups() lists them, or sorted when not, the tallest's height): the same
+    # groups, in the order of their first rows, as asking every one
+    from fillomino.logic.candidates import Board, Group
+    from fillomino.logic.techniques import SameSize, _boxes_within
+
+    # a group's box is kept on it, which is all SameSize reads (the cells do not matter here)
+    groups = [Group(3, [0], (r, r + h, c, c + w)) for r, h, c, w in boxes]
+    box = (probe[0], probe[0] + probe[1], probe[2], probe[2] + probe[3])
+    same = SameSize(Board(1, 1, [1 << 3]), groups)
+    by_row = sorted(groups, key=lambda g: g.box[0] if g.box is not None else 0)
+    want = [g for g in by_row if g.box is not None and _boxes_within(box, g.box, d)]
+    assert [h for _, h in same.near(box, d)] == want
+
+
 @pytest.mark.parametrize("name", ["06x06/hard-6x6-s1.txt", "07x07/7x7-s3.txt", "10x10/10x10-s16.txt"])
 def test_areas_and_nearby_groups_looked_at_near_the_cells_that_ask_are_what_the_whole_grid_gives(name):
     # new_region counts an area only from a cell that allows the size and only until it has that many cells, and
     # asks which cells groups reach only for the cells left; way_through and completions find a group's nearby
     # groups of its size by boxes written out: on the grids of a rating, and each with a cell fixed as a
     # look-ahead would, what they give is what the definitions over the whole grid give
-    from fillomino.logic.techniques import _blocking, _finish_box, _new_region_notes
+    from fillomino.logic.techniques import SameSize, _blocking, _finish_box, _new_region_notes
 
     notes = blocked = 0
     for k, base in _grids_of_a_rating(name, 2):
@@ -949,7 +969,7 @@ def test_areas_and_nearby_groups_looked_at_near_the_cells_that_ask_are_what_the_
                     notes += len(want)
             for g in b.groups():
                 same = [h for h in b.groups() if h.value == g.value]
-                boxed = [(b.box(h), h) for h in same]
+                boxed = SameSize(b, same)
                 for d in range(g.need + 2):
                     want_b = [h for h in same if h is not g and _box_gap(b.box(g), b.box(h)) <= d]
                     assert _blocking(boxed, g, b.box(g), d) == want_b

@@ -7,6 +7,7 @@ The room of a group of size v is the set of cells connected to it through cells 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -1120,10 +1121,42 @@ def _boxes_within(box: tuple[int, int, int, int], other: tuple[int, int, int, in
     return gap <= d
 
 
-def _blocking(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, box: tuple[int, int, int, int],
-              d: int) -> list[Group]:
+class SameSize:
+    """The groups of one size with their boxes, by first row: the groups whose box lies within d of a box start in a
+    band of rows, found by bisection instead of asking every group of the size (the 50x64 janko-330 has hundreds of
+    some sizes, and way_through and completions ask for every group of the size)."""
+
+    __slots__ = ("boxed", "firsts", "tall")
+
+    def __init__(self, b: Board, groups: Sequence[Group]) -> None:
+        boxed = [(b.box(h), h) for h in groups]
+        firsts = [box[0] for box, _ in boxed]
+        tall = 0
+        ordered = True
+        last = -1 << 62
+        for box, _ in boxed:
+            tall = box[1] - box[0] if box[1] - box[0] > tall else tall
+            ordered = ordered and box[0] >= last
+            last = box[0]
+        if not ordered:  # (b.groups() lists groups by first cell, so by first row: sorted already)
+            boxed.sort(key=_first_row)
+            firsts = [box[0] for box, _ in boxed]
+        self.boxed, self.firsts, self.tall = boxed, firsts, tall
+
+    def near(self, box: tuple[int, int, int, int], d: int) -> list[tuple[tuple[int, int, int, int], Group]]:
+        """(box, group) of the groups whose box lies within d of ``box`` (see _boxes_within)."""
+        lo = bisect_left(self.firsts, box[0] - d - self.tall)
+        hi = bisect_right(self.firsts, box[1] + d)
+        return [e for e in self.boxed[lo:hi] if _boxes_within(box, e[0], d)]
+
+
+def _first_row(e: tuple[tuple[int, int, int, int], Group]) -> int:
+    return e[0][0]
+
+
+def _blocking(same: SameSize, g: Group, box: tuple[int, int, int, int], d: int) -> list[Group]:
     """The other groups of g's size whose box lies within d of ``box`` (those _apart then asks about)."""
-    return [h for other, h in boxed if h is not g and _boxes_within(box, other, d)]
+    return [h for _, h in same.near(box, d) if h is not g]
 
 
 def _apart(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> list[Group]:
@@ -1132,6 +1165,8 @@ def _apart(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> li
     h's cells and the fewest cells between them are (two groups one cell apart: h too big to join, more cells than g
     still needs). Groups further than g's need plus two are left out: their walls lie beyond g's walk."""
     need = g.need
+    if not any(h is not g and h.value == g.value for h in same):
+        return []
     near = distances(g.cells, b.nbrs, within=need + 2, through=allowed)
     out = []
     for h in same:
@@ -1151,7 +1186,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
     allows: dict[int, list[bool]] = {}
-    boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
+    boxes: dict[int, SameSize] = {}
     kept = GroupAnswers(b, ctx, "way_through")
     # on a small grid the per-size answers are cheap enough that comparing per group costs more (10x10s x0.98)
     big = ctx.incremental and b.size > ALLOW_LISTS_MAX
@@ -1172,7 +1207,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
         if found is None:
             boxed = boxes.get(v)
             if boxed is None:
-                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+                boxed = boxes[v] = SameSize(b, by_value[v])
             prior = old.get(id(g))
             if prior is not None and prior[0] is g and _same_around(boxed, g, need + 2, changed.get(v), old):
                 found = prior[1]
@@ -1181,8 +1216,10 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
             if v not in allows:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
-            boxed = boxes[v]
-            walk = _walkable(b, g, _apart(b, g, _blocking(boxed, g, b.box(g), need + 2), allows[v]), allows[v])
+            same = boxes.get(v)
+            if same is None:
+                same = boxes[v] = SameSize(b, by_value[v])
+            walk = _walkable(b, g, _apart(b, g, _blocking(same, g, b.box(g), need + 2), allows[v]), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
                 raise Contradiction(g.cells[0], f"{who(b, g, ctx)} cannot reach {need} more cells")
@@ -1210,7 +1247,7 @@ def _groups_base(b: Board, ctx: Context, name: str) -> tuple[tuple[list[int], ob
     return _kept_on_grid(b, ctx, ("groups", name), any_last=False)
 
 
-def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group, d: int, changed: Near | None,
+def _same_around(boxed: SameSize, g: Group, d: int, changed: Near | None,
                  old: dict[int, tuple[Group, list[int]]]) -> bool:
     """Whether what way_through reads for g is as on the grid of ``old``: no cell that differs there in allowing
     g's size or being fixed at it (``changed``) lies within d of g's box, and every group of its size within d is
@@ -1219,22 +1256,20 @@ def _same_around(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
     assert box is not None
     if changed is not None and changed.box(box, d):
         return False
-    for other, h in boxed:
-        if _boxes_within(box, other, d):
-            was = old.get(id(h))
-            if was is None or was[0] is not h:
-                return False
+    for _, h in boxed.near(box, d):
+        was = old.get(id(h))
+        if was is None or was[0] is not h:
+            return False
     return True
 
 
-def _finish_box(boxed: list[tuple[tuple[int, int, int, int], Group]], g: Group,
-                box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+def _finish_box(boxed: SameSize, g: Group, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """The box of what completions' ways to finish g may read: two cells around g, and every other group of its
     size within 3 of it."""
     r0, r1, c0, c1 = box
     lo_r, hi_r, lo_c, hi_c = r0 - 2, r1 + 2, c0 - 2, c1 + 2
-    for other, h in boxed:
-        if h is not g and _boxes_within(box, other, 3):
+    for other, h in boxed.near(box, 3):
+        if h is not g:
             h0, h1, k0, k1 = other
             lo_r, hi_r = min(lo_r, h0), max(hi_r, h1)
             lo_c, hi_c = min(lo_c, k0), max(hi_c, k1)
@@ -1248,7 +1283,7 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
         by_value.setdefault(h.value, []).append(h)
-    boxes: dict[int, list[tuple[tuple[int, int, int, int], Group]]] = {}
+    boxes: dict[int, SameSize] = {}
     for g in growing(b):
         v = g.value
         if g.need > 2:
@@ -1257,7 +1292,7 @@ def completions(b: Board, ctx: Context) -> list[LogicStep]:
             # the ways to finish reach two cells out and join the groups of its size there, then wall them off
             boxed = boxes.get(v)
             if boxed is None:
-                boxed = boxes[v] = [(b.box(h), h) for h in by_value[v]]
+                boxed = boxes[v] = SameSize(b, by_value[v])
             if not changes.near_s(b).box(_finish_box(boxed, g, b.box(g)), 4):
                 continue
         known = recall(b, ("finish", *g.cells))
