@@ -469,6 +469,21 @@ def test_must_share_puts_a_cell_in_the_region_of_an_open_cell_that_needs_it():
     assert_sound(puzzle, rating, engine=False)
 
 
+def test_way_through_walls_a_group_off_from_one_of_its_size_too_far_to_join():
+    # 4 at r1c1 and 4 at r1c5; only r1c2-r1c4, r2c2, r3c2 (and r2c5, r3c5 for the right 4) allow 4. The two 4s have
+    # three cells between them: 1 + 1 + 3 > 4, so they are two regions ("apart") and the left one may not take
+    # r1c4, beside the right one; its only ways are then r1c2 with r1c3 and r2c2, or r1c2, r2c2 and r3c2: r2c2 is
+    # its. With the wall only at a gap of one (before generator version 8) r1c2 r1c3 r1c4 was a way too.
+    puzzle = Puzzle(3, 5, (4, 0, 0, 0, 4) + (0,) * 10)
+    board = Board.from_puzzle(puzzle)
+    for c in (5, 7, 8, 10, 12, 13):
+        board.cand[c] &= ~(1 << 4)
+    steps = techniques.way_through(board, techniques.Context(puzzle.clues))
+    placed = {c: v for s in steps for c, v in s.place.items()}
+    assert placed.get(6) == 4 and placed.get(1) == 4, [s.text() for s in steps]
+    assert "without joining another 4, goes through r2c2" in next(s for s in steps if 6 in s.place).text()
+
+
 def test_room_count_takes_from_a_room_the_cells_other_groups_must_have():
     # r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 are open; the 3 at r3c1 needs its two cells from them (its room outside them is
     # itself), so a region of 5 or 6 through them has at most 4 cells
