@@ -1179,8 +1179,9 @@ def _apart(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> li
 
 
 def way_through(b: Board, ctx: Context) -> list[LogicStep]:
-    """``001_*``'s way through: the cells a group can reach within the cells it still needs, never through
-    a cell that would join another group of its size too big to take; a cell every such way passes is its."""
+    """``001_*``'s way through: the cells a group can reach within the cells it still needs, never in or beside
+    another group of its size that cannot share its region (_apart: too far away, or too big to join); a cell
+    every such way passes is its."""
     p = Pass(b, "way_through", "medium", ctx.nested)
     by_value: dict[int, list[Group]] = {}
     for h in b.groups():
