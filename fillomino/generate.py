@@ -46,8 +46,10 @@ GENERATOR_VERSION = "8"
    had shrunk: levelled puzzles of more than 100 cells may change. ``--level minimal`` makes exactly version 6's
    puzzles.
 8: the rater's way_through walls a group off from every group of its size too far to share a region with
-   ('apart'), not only from one a cell away: some puzzles rate lower, so levelled puzzles may change.
-   ``--level minimal`` makes exactly version 7's puzzles.
+   ('apart'), not only from one a cell away: some puzzles rate lower, so levelled puzzles may change; and on grids
+   of more than 1024 cells the top-level look-ahead tries first the hypotheses near what changed since their trial
+   broke no rule (LOOKAHEAD_STALE_BIG), which may find another refutation first. ``--level minimal`` makes exactly
+   version 7's puzzles.
 """
 
 STREAM_KEY = "2"

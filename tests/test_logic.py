@@ -602,6 +602,35 @@ def test_the_big_grid_limit_on_changed_cells_takes_the_same_steps(name, monkeypa
     assert _steps(puzzle, True, 60) == whole
 
 
+def test_the_big_grid_look_ahead_tries_first_the_hypotheses_near_what_changed():
+    # a hypothesis whose trial broke no rule goes after the others until a cell changes near what its trial changed
+    from fillomino.logic.techniques import _fresh_first
+
+    b = Board.from_puzzle(Puzzle(10, 10, (0,) * 100))
+    n = len(b.log)
+    stale = {(0, 1 << 2): (n, (0, 0, 0, 0)), (55, 1 << 3): (n, (5, 5, 5, 6)), (90, 1 << 5): (n, (9, 9, 0, 0))}
+    b.cand[58] &= ~(1 << 9)
+    b.log.append(58)  # r6c9: two steps from the box r6c6-r6c7 (4 or under: near), 12 from r10c1, 13 from r1c1
+    order = [(0, 2, True), (55, 3, True), (90, 5, True), (99, 4, False)]
+    assert _fresh_first(b, order, stale) == [(55, 3, True), (99, 4, False), (0, 2, True), (90, 5, True)]
+    assert _fresh_first(b, order, {}) == order
+
+
+@pytest.mark.parametrize("name", ["10x10/expert-10x10-s1.txt", "15x15/expert-15x15-s3.txt"])
+def test_the_big_grid_look_ahead_forced_onto_small_grids_is_sound_and_loses_nothing(name, monkeypatch):
+    """Above LOOKAHEAD_STALE_BIG cells the top-level look-ahead tries first the hypotheses that are new or near what
+    changed since their trial broke no rule, the others after them: it finds a refutation whenever one is there
+    (maybe another one first). Forced onto small grids: every step sound, the same level and end (15x15-s3 takes
+    other steps on the way)."""
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    plain = rate(puzzle)
+    monkeypatch.setattr(techniques, "LOOKAHEAD_STALE_BIG", 0)
+    fresh = rate(puzzle)
+    assert (fresh.level, fresh.state, fresh.open_cells) == (plain.level, plain.state, plain.open_cells)
+    assert fresh.counts.get("short_contradiction")
+    assert_sound(puzzle, fresh)
+
+
 @pytest.mark.parametrize("counted", [True, False])
 def test_under_a_work_budget_no_room_keeps_its_limit_and_its_checks(counted, monkeypatch):
     """no_room's Work checks (one per size of each area it looks at) depend on how much of the grid it looks at:
