@@ -1101,11 +1101,10 @@ def _walkable(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) ->
     whole group). A list, so that the grid searches test it at C speed."""
     walk = list(allowed)
     for h in same:
-        if h is not g and h.value == g.value:
-            for c in h.cells:
-                walk[c] = False
-            for c in boundary(h.cells, b.nbrs):
-                walk[c] = False
+        for c in h.cells:
+            walk[c] = False
+        for c in boundary(h.cells, b.nbrs):
+            walk[c] = False
     return walk
 
 
@@ -1165,13 +1164,12 @@ def _apart(b: Board, g: Group, same: Sequence[Group], allowed: list[bool]) -> li
     h's cells and the fewest cells between them are (two groups one cell apart: h too big to join, more cells than g
     still needs). Groups further than g's need plus two are left out: their walls lie beyond g's walk."""
     need = g.need
-    if not any(h is not g and h.value == g.value for h in same):
+    others = [h for h in same if h is not g and h.value == g.value]
+    if not others:
         return []
     near = distances(g.cells, b.nbrs, within=need + 2, through=allowed)
     out = []
-    for h in same:
-        if h is g or h.value != g.value:
-            continue
+    for h in others:
         gap = min((near[c] for c in h.cells if c in near), default=None)
         if gap is not None and len(h.cells) + gap - 1 > need:
             out.append(h)
@@ -1217,9 +1215,7 @@ def way_through(b: Board, ctx: Context) -> list[LogicStep]:
             if v not in allows:
                 allows[v] = allow_list(b, v)
             # the walk stays within need of the group: only groups whose edge lies that near can block it
-            same = boxes.get(v)
-            if same is None:
-                same = boxes[v] = SameSize(b, by_value[v])
+            same = boxes[v]  # (made above, where the group's kept answer was looked for)
             walk = _walkable(b, g, _apart(b, g, _blocking(same, g, b.box(g), need + 2), allows[v]), allows[v])
             near = distances(g.cells, b.nbrs, within=need, through=walk)
             if len(near) - len(g.cells) < need:
@@ -2747,6 +2743,12 @@ StaleTrials = dict[tuple[int, int], tuple[int, tuple[int, int, int, int]]]
 """(cell, candidates assumed) -> (the grid's log length when its trial broke no rule, the box of what it changed)."""
 
 
+def _assumed(b: Board, c: int, v: int, is_v: bool) -> int:
+    """The candidates a hypothesis leaves its cell: the size, or every other ("not 3" on a cell left with 3 and 4
+    is "4": the same grid)."""
+    return bit(v) if is_v else b.cand[c] & ~bit(v)
+
+
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str,
             carry: bool = True) -> list[LogicStep]:
     """Look ahead: if assuming a cell has (or has not) a size makes the gentler techniques break a rule
@@ -2768,9 +2770,8 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
     for c, v, is_v in order:
         if past(ctx.deadline):
             return p.steps
-        # "not 3" on a cell left with 3 and 4 is "4": the same grid, already looked ahead on without a contradiction
-        assumed = bit(v) if is_v else b.cand[c] & ~bit(v)
-        if (c, assumed) in tried:
+        assumed = _assumed(b, c, v, is_v)
+        if (c, assumed) in tried:  # the same grid, already looked ahead on without a contradiction
             continue
         tried.add((c, assumed))
         if sol is not None and assumed >> sol[c] & 1:
@@ -2815,7 +2816,7 @@ def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrial
     later: list[tuple[int, int, bool]] = []
     nears: dict[int, Near] = {}
     for c, v, is_v in order:
-        seen = stale.get((c, bit(v) if is_v else b.cand[c] & ~bit(v)))
+        seen = stale.get((c, _assumed(b, c, v, is_v)))
         if seen is None:
             first.append((c, v, is_v))
             continue
