@@ -60,12 +60,12 @@ def test_a_hard_puzzle_is_unique_solved_at_its_level_and_sound():
     assert_at_level(generate(5, 5, 2, level="hard"), "hard")
 
 
-@pytest.mark.parametrize("n, seed, level, work, lower", [(7, 1, "hard", 600, False), (6, 1, "expert", 2000, True)])
+@pytest.mark.parametrize("n, seed, level, work, lower", [(9, 1, "hard", 600, False), (6, 1, "expert", 2000, True)])
 def test_solves_cut_by_the_budget_before_are_cut_again(n, seed, level, work, lower, monkeypatch):
     """A question the carver answers from a solve that ran out of its work budget before (``_cut_before``) is
-    answered as the solve itself would: run again from the same start, it runs out again (7x7 hard seed 1 with a
-    tiny budget asks dozens of such sets again). A solve at a lower phase answers for a higher one (6x6 expert seed
-    1: a set whose hard rating ran out, asked again at expert)."""
+    answered as the solve itself would: run again from the same start, it runs out again (9x9 hard seed 1 with a
+    tiny budget asks dozens of such sets again, in its 24 orders an answer). A solve at a lower phase answers for a
+    higher one (6x6 expert seed 1: a set whose hard rating ran out, asked again at expert)."""
     import fillomino.generate as gen
 
     real = gen._LevelCarver._cut_before
@@ -108,7 +108,7 @@ def test_ratings_cut_by_the_work_budget_give_the_same_puzzle_every_time():
         generate(5, 5, 0, level="easy", rating_work=0)
 
 
-@pytest.mark.parametrize("rows, cols, seed, level, work", [(5, 5, 1, "expert", None), (6, 6, 3, "expert", 3000)])
+@pytest.mark.parametrize("rows, cols, seed, level, work", [(5, 5, 1, "expert", None), (6, 6, 5, "expert", 3000)])
 def test_the_trials_kept_across_a_generation_change_no_puzzle(rows, cols, seed, level, work, monkeypatch):
     """A generation's ratings share the look-ahead trials they have run (logic.Trials): some are given again, their
     Work charged, so the puzzle, its score, the ratings made and those cut by their budget are those of a
@@ -369,8 +369,9 @@ def test_every_answer_of_the_carver_is_the_whole_rating_s(monkeypatch):
 
 def test_removals_settled_by_a_set_known_solved_or_stuck_are_the_whole_rating_s(monkeypatch):
     """A later order starts from the best set with orbits put back: its removals that leave a superset of a set
-    known solved at the phase (or a subset of one known stuck) go without a rating, and each such answer is what a
-    whole rating with the phase's techniques says."""
+    known solved at the phase (or a subset of one known stuck) go without a rating, and such an answer is what a
+    whole rating with the phase's techniques says but where the ladder is not monotone in the clues (the test
+    below): under one in a hundred here (5x5 expert seeds 0-9: 3 of 6,182)."""
     from fillomino import generate as gen
 
     settled = []
@@ -386,9 +387,27 @@ def test_removals_settled_by_a_set_known_solved_or_stuck_are_the_whole_rating_s(
     monkeypatch.setattr(gen._LevelCarver, "_bounds", checked)
     made = generate(5, 5, 0, level="expert")
     assert made.orders > 1 and len(settled) > 20 and 0 < sum(a for _, _, a in settled) < len(settled)
-    for puzzle, phase, answer in settled:
-        assert rate(puzzle, max_level=phase).solved == answer
+    wrong = [puzzle for puzzle, phase, answer in settled if rate(puzzle, max_level=phase).solved != answer]
+    assert len(wrong) * 100 < len(settled)
     assert_at_level(made, "expert")
+
+
+def test_more_clues_can_leave_the_ladder_stuck_where_fewer_do_not():
+    """The ladder is not monotone in the clues, which the carver's shortcuts (``_bounds``, chunks, a rating stopped
+    once the removal is fixed) take it to be: without the 4 at r3c5, room_count takes 4 from r1c5 (a region of 4
+    there would be a new one, and the groups short of their size leave it no room), and the medium techniques
+    solve the puzzle; with it, that region may be the 4's own, the step does not come, and they are stuck. Such an
+    error only changes which puzzle is carved: the finished one is rated whole."""
+    answer = [7, 6, 5, 5, 5, 7, 6, 6, 5, 5, 7, 6, 4, 4, 4, 7, 6, 6, 1, 4, 7, 7, 7, 2, 2]
+    fewer = {0, 1, 2, 12, 18, 23}
+
+    def puzzle(cells):
+        return Puzzle(5, 5, tuple(v if c in cells else 0 for c, v in enumerate(answer)))
+
+    assert rate(puzzle(fewer), max_level="medium").solved
+    more = rate(puzzle(fewer | {14}), max_level="medium")
+    assert more.state == "stuck" and more.open_cells == 14
+    assert rate(puzzle(fewer | {14})).solved
 
 
 def test_an_attempt_finished_later_is_the_whole_rating():
@@ -525,10 +544,10 @@ def test_unknown_level_is_refused():
 PINNED = {
     ("easy", 6, 0): "fillomino:6x6:a6c3a6a75a4a5a75a541b4f547b",
     # orders that start from clues put back, which the easy techniques need not solve: no early stop there
-    ("medium", 5, 13): "fillomino:5x5:g4a3a2b9a4c79c",
-    ("medium", 6, 11): "fillomino:6x6:a4a75e5a4b3b38f1d18a4a",
+    ("medium", 5, 13): "fillomino:5x5:6a4d47b31a4b3f4",
+    ("medium", 6, 11): "fillomino:6x6:b35a4i866c5c8a5f41",
 }
-"""Generator version 4 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
+"""Generator version 9 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
 
 
 def test_pinned_levelled_puzzles_never_change():
