@@ -19,6 +19,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "fillomino/grid.py",
+    "fillomino/ints.py",
     "fillomino/logic/candidates.py",
     "fillomino/logic/techniques.py",
     "fillomino/logic/solver.py",

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .grid import bit_spread, set_bits
+from .ints import product
 from .puzzle import FillominoError, Puzzle
 
 Step = Callable[[int, int], None]
@@ -150,7 +151,7 @@ class FrontierCount:
         self.pockets_counted += 1
         total = 1
         for part in parts:
-            total *= self.pockets._count(part, None, 0, 0)
+            total = product(total, self.pockets._count(part, None, 0, 0))
             if not total:
                 break
         return total
@@ -237,7 +238,7 @@ class FrontierCount:
         total = 0
         for (_row, pockets, _ahead), ways in states.items():
             for pocket in pockets:
-                ways *= self._pocket(pocket)
+                ways = product(ways, self._pocket(pocket))
                 if not ways:
                     break
             total += ways
@@ -275,7 +276,7 @@ class FrontierCount:
             else:
                 new_pockets.append(pockets[old])
         if gone >= 0 and gone not in ids and gone not in joined:
-            ways *= self._pocket(pockets[gone])  # the sweep has passed it: it is closed
+            ways = product(ways, self._pocket(pockets[gone]))  # the sweep has passed it: it is closed
             if not ways:
                 return
         after = ((1 << self.n) - 1) >> (p + 1) << (p + 1)

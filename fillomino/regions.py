@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .grid import bit_ball, bit_components, bit_neighbours, bit_spread, set_bits
+from .ints import product
 from .puzzle import Grid, Puzzle, to_grid
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only the CNF checks need
@@ -814,8 +815,8 @@ class RegionSearch:
         ways = 1
         for i, p in enumerate(parts):
             rest &= ~p[0]
-            ways *= self._count(p, lists, around | (union & ~p[0]), pending | (rest & ~proven),
-                                step if i == 0 else None)
+            ways = product(ways, self._count(p, lists, around | (union & ~p[0]), pending | (rest & ~proven),
+                                             step if i == 0 else None))
             if not ways:
                 return 0
         return ways
@@ -990,7 +991,7 @@ def _product(left: Table, right: Table) -> Table:
                 for k, cells in b:
                     joined[k] = joined.get(k, 0) | cells
                 key = tuple(sorted(joined.items()))
-            out[key] = out.get(key, 0) + m * n
+            out[key] = out.get(key, 0) + product(m, n)
     return out
 
 

@@ -108,3 +108,32 @@ def test_ctrl_c_exits_130_with_one_line_and_leaves_no_process(inputs, name):
     assert not stray, f"{name} left a process behind after Ctrl-C"
     if name == "certify" and inputs["results"].exists():
         assert '"failed"' not in inputs["results"].read_text()
+
+
+def test_ctrl_c_inside_a_big_multiplication_is_a_keyboard_interrupt():
+    """CPython looks for a pending signal inside a big-int multiplication and fails it with KeyboardInterrupt; mypyc
+    takes a failed int multiplication for out of memory, so a compiled ``a * b`` on big ints aborted the process
+    ("fatal: out of memory", exit 134: seen once in CI on `generate --workers 2` and Ctrl-C, the rater's box masks).
+    The compiled modules multiply what may be big through ``ints.product``, which the signal interrupts cleanly."""
+    code = (
+        "import signal\n"
+        "from fillomino.ints import product\n"
+        "def stop(*_):\n"
+        "    raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGALRM, stop)\n"
+        "a = (1 << 4_000_000) - 1\n"  # about 0.7 s to multiply: the alarm lands inside it
+        "signal.setitimer(signal.ITIMER_REAL, 0.05)\n"
+        "try:\n"
+        "    product(a, a - 2)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "interrupted\n", "")
+
+
+def test_product_is_the_product():
+    from fillomino.ints import SMALL, product
+
+    values = [0, 1, -1, 7, SMALL - 1, SMALL, -SMALL, 1 << 62, (1 << 200) + 3, -(1 << 90)]
+    assert all(product(a, b) == a * b for a in values for b in values)

@@ -32,6 +32,7 @@ from ..grid import (
     grow,
     set_bits,
 )
+from ..ints import product
 from .candidates import Board, Contradiction, Group, bit, cell_names, single, values_of
 from .steps import LEVELS, LogicStep
 
@@ -311,7 +312,7 @@ class Near:
         if starts is None:
             starts = self.starts = _row_starts(self.rows, self.cols)
         segment = ((1 << (c1 - c0 + 1)) - 1) << c0
-        cells = segment * starts[r1 - r0 + 1] << (r0 * self.cols)
+        cells = product(segment, starts[r1 - r0 + 1]) << (r0 * self.cols)
         within = self.within
         return bool(cells & (within[d] if d < len(within) else self._within(d)))
 
@@ -927,6 +928,8 @@ def _area_try(b: Board, ctx: Context, name: str, level: str, lo: int, hi: int) -
         tries = 1
         for c in area:
             tries *= b.cand[c].bit_count()
+            if tries > POCKET_TRIES:
+                break
         if tries > POCKET_TRIES:
             continue
         known = recall(b, ("area", *area))
