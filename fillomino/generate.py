@@ -51,8 +51,9 @@ GENERATOR_VERSION = "9"
    broke no rule (LOOKAHEAD_STALE_BIG), which may find another refutation first. ``--level minimal`` makes exactly
    version 7's puzzles.
 9: grids of up to 64 cells get 3 removal orders per answer instead of 24 (FEW_ORDERS), and a level gives up after
-   MAX_ORDERS orders over all answers: small levelled puzzles may change. ``--level minimal`` makes exactly version
-   8's puzzles.
+   MAX_ORDERS orders over all answers: small levelled puzzles may change; and the look-ahead order of version 8's
+   big grids from 257 cells up (LOOKAHEAD_STALE_BIG), so levelled puzzles of 17x17 and more may change. ``--level
+   minimal`` makes exactly version 8's puzzles.
 """
 
 STREAM_KEY = "2"
