@@ -113,8 +113,8 @@ def test_ctrl_c_exits_130_with_one_line_and_leaves_no_process(inputs, name):
 def test_ctrl_c_inside_a_big_multiplication_is_a_keyboard_interrupt():
     """CPython looks for a pending signal inside a big-int multiplication and fails it with KeyboardInterrupt; mypyc
     takes a failed int multiplication for out of memory, so a compiled ``a * b`` on big ints aborted the process
-    ("fatal: out of memory", exit 134: seen once in CI on `generate --workers 2` and Ctrl-C, the rater's box masks).
-    The compiled modules multiply what may be big through ``ints.product``, which the signal interrupts cleanly."""
+    ("fatal: out of memory", exit 134: seen once in CI, a worker of `generate --workers 2` at Ctrl-C). The compiled
+    modules multiply what may be big through ``ints.product``, which the signal interrupts cleanly."""
     code = (
         "import signal\n"
         "from fillomino.ints import product\n"
