@@ -214,7 +214,8 @@ def generate(
     checks = 0
     made = _Made()
     trials = _trials() if level != "minimal" and rows * cols <= TRIALS_CELLS else None
-    answers = MAX_ATTEMPTS if level == "minimal" else MAX_ORDERS // orders_per_answer(rows * cols)
+    per_answer = orders_per_answer(rows * cols)
+    answers = MAX_ATTEMPTS if level == "minimal" else MAX_ORDERS // per_answer
     for attempt in range(1, answers + 1):
         rng = Stream(f"fillomino-generate|{STREAM_KEY}|{rows}x{cols}|{seed}|{attempt}")
         answer = random_answer(rows, cols, rng, cap, size_weights)
@@ -262,7 +263,7 @@ def generate(
     limit = "" if max_clues is None else f" with at most {_clues(max_clues)}"
     raise FillominoError(
         f"no {level} {rows}x{cols} puzzle{limit} came of seed {seed} in {answers} answers "
-        f"({orders_per_answer(rows * cols)} removal orders each); try another level, size or seed"
+        f"({per_answer} removal orders each); try another level, size or seed"
     )
 
 
