@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .grid import find_root
 from .puzzle import FillominoError, Grid, Puzzle, plural, to_grid, validate_max_size
@@ -51,6 +51,9 @@ class CountResult:
     method: str
     seconds: float
     interrupted: bool = False
+    trims: int = 0
+    """How many times the region search dropped half its caches to stay under the memory limit (the count is
+    the same; it took longer)."""
 
     @property
     def status(self) -> str:
@@ -69,6 +72,7 @@ class CountResult:
             "max_size": self.max_size,
             "method": self.method,
             "seconds": round(self.seconds, 6),
+            "cache_trims": self.trims,
         }
 
     def describe(self) -> str:
@@ -114,6 +118,7 @@ def count(
     progress: Progress | None = None,
     bar: bool = False,
     stuck_after: int = STUCK_PARTS,
+    memory: int | None | Literal["auto"] = "auto",
 ) -> CountResult:
     """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
 
@@ -122,13 +127,15 @@ def count(
     was counted). ``progress`` receives one-line status messages; ``bar`` shows a
     ``fillomino.progress.Progress`` bar on stderr when it is a terminal. Ctrl-C raises
     ``CountInterrupted`` with the bound so far. ``auto``'s region search hands over to enumeration once
-    it has counted ``stuck_after`` parts, nine in ten of them dead ends.
+    it has counted ``stuck_after`` parts, nine in ten of them dead ends. ``memory``: the bytes the process may
+    hold before the region search drops the older half of its caches (the count stays exact; ``trims`` in the
+    result says how often); "auto" is ``fillomino.memory.default_limit()``, half the machine, None no limit.
     """
     from .progress import Progress as Bar
 
     _validate(puzzle, limit, max_size, method)
     with Bar(None, "counting", unit="branch", enabled=None if bar else False) as display:
-        run = _Run(puzzle, cuts, limit, max_size, budget, progress, display, stuck_after)
+        run = _Run(puzzle, cuts, limit, max_size, budget, progress, display, stuck_after, memory)
         try:
             return run.go(method)
         except KeyboardInterrupt:
@@ -147,8 +154,12 @@ def auto_method(puzzle: Puzzle, limit: int | None = None) -> str:
 class _Run:
     """One count: the shared clock, budget and the lower bound found so far."""
 
-    def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display, stuck_after=STUCK_PARTS) -> None:
+    def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display, stuck_after=STUCK_PARTS,
+                 memory: int | None | Literal["auto"] = "auto") -> None:
         from .clock import Clock
+        from .memory import default_limit, guard
+
+        self.memory = guard(default_limit() if memory == "auto" else memory)
 
         self.puzzle, self.cuts, self.limit, self.max_size = puzzle, cuts, limit, max_size
         self.clock = Clock.after(getattr(budget, "seconds", None))
@@ -172,7 +183,8 @@ class _Run:
     def result(self, n: int, exact: bool, method: str) -> CountResult:
         if self.limit is not None and n >= self.limit and not (exact and n == self.limit):
             n, exact = self.limit, False
-        return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start)
+        trims = 0 if self.memory is None else self.memory.trims
+        return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start, trims=trims)
 
     def deadline(self) -> float | None:
         return self.clock.end
@@ -205,7 +217,7 @@ class _Run:
 
         self.method, self.found = "regions", 0
         search = RegionSearch(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline(),
-                              stuck_after=stuck_after)
+                              stuck_after=stuck_after, memory=self.memory)
         if self.limit is not None:
             try:
                 for _ in search.solutions(stuck_after):
@@ -236,7 +248,8 @@ class _Run:
 
         self.method, self.found = "frontier", 0
         try:
-            sweep = FrontierCount(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline())
+            sweep = FrontierCount(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=self.deadline(),
+                                  memory=self.memory)
 
             def step(done: int, total: int) -> None:
                 self.display.advance()
@@ -367,22 +380,24 @@ def iter_solutions(
     max_size: int | None = None,
     deadline: float | None = None,
     method: str = "enumerate",
+    memory: int | None | Literal["auto"] = "auto",
 ) -> Iterator[Grid]:
     """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
     1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime.
 
     ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" walks the region-laying search,
     much faster on clued boards; "auto" walks it too, unless it meets mostly dead ends before its first solution
-    (``STUCK_PARTS``, as ``count``): then it lists by enumeration."""
+    (``STUCK_PARTS``, as ``count``): then it lists by enumeration. ``memory`` bounds the region search's caches
+    as in ``count``."""
     _validate(puzzle, None, max_size, method)
     if method == "regions":
-        yield from _region_listing(puzzle, cuts, max_size, deadline)
+        yield from _region_listing(puzzle, cuts, max_size, deadline, memory=memory)
         return
     if method == "auto":
         from .regions import RegionsStuck
 
         try:
-            yield from _region_listing(puzzle, cuts, max_size, deadline, STUCK_PARTS)
+            yield from _region_listing(puzzle, cuts, max_size, deadline, STUCK_PARTS, memory)
             return
         except RegionsStuck:  # raised before the first solution only: nothing is listed twice
             pass
@@ -410,11 +425,14 @@ def iter_solutions(
 
 
 def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None,
-                    stuck_after: int | None = None) -> Iterator[Grid]:
+                    stuck_after: int | None = None, memory: int | None | Literal["auto"] = "auto") -> Iterator[Grid]:
+    from .memory import default_limit, guard
     from .regions import RegionSearch, RegionTimeout
 
+    search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline,
+                          memory=guard(default_limit() if memory == "auto" else memory))
     try:
-        yield from RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline).solutions(stuck_after)
+        yield from search.solutions(stuck_after)
     except RegionTimeout:
         raise OutOfTime from None
 

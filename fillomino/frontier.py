@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .grid import bit_spread, set_bits
 from .ints import product
+from .memory import MemoryGuard
 from .puzzle import FillominoError, Puzzle
 
 Step = Callable[[int, int], None]
@@ -68,18 +69,21 @@ class FrontierCount:
 
     ``deadline`` (a reading of ``timer``, by default time.monotonic) raises FrontierTimeout, from building the
     lists too; ``max_states`` raises FrontierTooBig; ``sat`` asks the CNF engine about each new state (pictures
-    only) and ``propagate`` runs the region search's list propagation on it: both only end dead states early."""
+    only) and ``propagate`` runs the region search's list propagation on it: both only end dead states early.
+    ``memory`` trims the caches of the region searches it uses (its own states are the count: they stay)."""
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, max_states: int | None = None, sat: bool = True,
-                 propagate: bool = True, timer: Callable[[], float] = time.monotonic) -> None:
+                 propagate: bool = True, timer: Callable[[], float] = time.monotonic,
+                 memory: MemoryGuard | None = None) -> None:
         from .regions import RegionSearch, RegionTimeout
 
         # the lists and the propagation; and, without CNF checks (they read laid labels this sweep does not
         # keep there), the pockets' counts
-        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, timer=timer)
+        self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, timer=timer,
+                                   memory=memory)
         self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None,
-                                    timer=timer)
+                                    timer=timer, memory=memory)
         search = self.search
         self.rows, self.cols, self.n = search.rows, search.cols, search.n
         self.clue = search.clue

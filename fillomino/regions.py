@@ -26,10 +26,11 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .grid import bit_ball, bit_components, bit_neighbours, bit_spread, set_bits
 from .ints import product
+from .memory import MemoryGuard
 from .puzzle import Grid, Puzzle, to_grid
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only the CNF checks need
@@ -152,6 +153,7 @@ Table = dict[tuple[tuple[int, int], ...], int]
 """A clue-free pocket's pictures by their border: ((size, its border cells in regions of that size), ...) -> count."""
 
 
+
 class RegionSearch:
     """The region-laying search on one board (pictures, or ``cuts``), with its cache of part counts.
 
@@ -164,14 +166,19 @@ class RegionSearch:
     other open part is known to be fillable, or with ``sat_pending`` also while one is pending (None: never); it
     only ends dead branches early. Clue-free picture parts of at most ``pocket_cells`` cells are read from a table
     of their pictures' border sizes when it has at most ``pocket_rows`` rows (0 cells: never).
+    ``memory``: when it says the process holds too much, the older half of every cache is dropped (``trims``
+    counts them); a cache only saves work, so the count is the same, found more slowly.
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, stuck_after: int | None = None,
                  sat_cells: int | None = SAT_CELLS, sat_pending: bool = True,
                  pocket_cells: int = POCKET_CELLS, pocket_rows: int = POCKET_ROWS,
-                 timer: Callable[[], float] = time.monotonic) -> None:
+                 timer: Callable[[], float] = time.monotonic, memory: MemoryGuard | None = None) -> None:
         self.puzzle = puzzle
+        self.memory = memory
+        self.memory_mask = 0 if memory is None else memory.every - 1
+        self.trims = 0
         self.flip = puzzle.cols > puzzle.rows
         rows, cols = (puzzle.cols, puzzle.rows) if self.flip else (puzzle.rows, puzzle.cols)
         self.rows, self.cols, self.n = rows, cols, rows * cols
@@ -624,6 +631,17 @@ class RegionSearch:
         # Every call: on a big board one call (a CNF check, a propagation) can take most of a second.
         if self.deadline is not None and self.timer() > self.deadline:
             raise RegionTimeout
+        if self.memory is not None and not self.calls & self.memory_mask and self.memory.over():
+            self._trim(self.memory)
+
+    def _trim(self, memory: MemoryGuard) -> None:
+        """Drop the older half of every cache (the clues' static regions stay: the lists are built on them)."""
+        for cache in (self.cache, self.alive, self.tables, self.layouts, self.shorts):
+            _drop_older_half(cache)
+        self.kills.clear()
+        self.kills_kept = 0
+        self.trims += 1
+        memory.trimmed()
 
     def _count(self, part: Part, lists: Lists | None, others: int, pending: int, step: Step | None = None) -> int:
         """The number of ways to fill ``part``. ``others`` are the open cells outside it, ``pending`` those of
@@ -975,6 +993,12 @@ class RegionSearch:
             return to_grid(label, self.puzzle.cols)
         ids: dict[int, int] = {}
         return to_grid([ids.setdefault(o, len(ids) + 1) for o in owner], self.puzzle.cols)
+
+
+def _drop_older_half(cache: dict[Any, Any]) -> None:
+    """Remove the first-inserted half of ``cache``'s entries."""
+    for key in list(cache)[:(len(cache) + 1) // 2]:
+        del cache[key]
 
 
 def _product(left: Table, right: Table) -> Table:

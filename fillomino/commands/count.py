@@ -47,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="counting method (default: auto)",
     )
     p.add_argument("--list", action="store_true", help="print each solution as it is found")
+    p.add_argument("--memory", metavar="SIZE", default="auto",
+                   help="past this much memory (8G, 512M; 'none': no limit) the region search drops the older half "
+                   "of its caches and goes on: the same count, found more slowly (default: half the machine's "
+                   "memory)")
     add_engine_options(p, backend=False)
     add_json(p)
     add_quiet(p)
@@ -74,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
     puzzle = board_from_args(args)
     budget = Budget(seconds=seconds_budget(args.budget))  # a conflict budget would be silently ignored
+    args.memory = _memory(args.memory)
     if args.list:
         return _list(puzzle, args, budget)
     try:
@@ -85,12 +90,20 @@ def run(args: argparse.Namespace) -> int:
             method=args.method,
             budget=budget,
             bar=not args.quiet,
+            memory=args.memory,
         )
     except CountInterrupted as stop:
         _report(stop.result, args, interrupted=True)
         return 130
     _report(result, args)
     return _exit_code(result, args)
+
+
+def _memory(text: str) -> int | None | str:
+    """--memory as bytes, None (no limit) or "auto"."""
+    from ..memory import parse_size
+
+    return "auto" if text.strip().lower() == "auto" else parse_size(text)
 
 
 def _exit_code(result, args: argparse.Namespace) -> int:
@@ -114,7 +127,8 @@ def _report(result, args: argparse.Namespace, interrupted: bool = False) -> None
         why = " (budget ran out)"
     elif not result.exact:
         why = " (stopped at --limit)"
-    print(f"{result.describe()}{why}  [{result.method}, {result.seconds:.2f} s]")
+    trimmed = f", caches trimmed {plural(result.trims, 'time')} at the memory limit" if result.trims else ""
+    print(f"{result.describe()}{why}  [{result.method}, {result.seconds:.2f} s{trimmed}]")
 
 
 def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
@@ -130,7 +144,8 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
     start = time.monotonic()
     deadline = None if budget.seconds is None else start + budget.seconds
     found, exact, code = 0, True, 0
-    it = iter_solutions(puzzle, cuts=args.cuts, max_size=args.max_size, deadline=deadline, method=method)
+    it = iter_solutions(puzzle, cuts=args.cuts, max_size=args.max_size, deadline=deadline, method=method,
+                        memory=args.memory)
     try:
         for grid in it:
             found += 1

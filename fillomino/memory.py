@@ -1,0 +1,118 @@
+"""How much memory the process holds, and a guard that tells a counter when to trim its caches.
+
+The region search caches every part it counts; on a board with very many parts (a 10x10 draft with a
+tenth of its clues removed) the caches outgrow the machine in a quarter of an hour. A cache only saves
+work, so dropping entries never changes a count: the guard says when, the counter decides what goes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from .puzzle import FillominoError
+
+CACHE_SHARE = 0.5
+"""The default limit: this share of the machine's memory (or of the container's limit, when lower)."""
+
+SLACK = 16
+"""After a trim, the next one waits until the process holds 1/SLACK of the limit more than it did just after
+that trim: the memory a trim frees goes back to Python's allocator, not to the system, so the resident size
+does not fall, and the freed room is refilled before it grows again."""
+
+_UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory now (Linux), else its peak so far; None where neither can be read."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
+
+
+def machine_bytes() -> int | None:
+    """The memory this process may use: the machine's, or its container's limit when lower; None if unknown."""
+    sizes = []
+    try:
+        sizes.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            sizes.append(int(text))
+    return min(sizes) if sizes else None
+
+
+def default_limit() -> int | None:
+    """CACHE_SHARE of machine_bytes(), or None (no guard) when the machine's memory is unknown."""
+    total = machine_bytes()
+    return None if total is None else int(total * CACHE_SHARE)
+
+
+def parse_size(text: str) -> int | None:
+    """'8G', '512M', '1.5G', '2000000' (bytes) -> bytes; 'none' -> None (no limit). Raises FillominoError."""
+    cleaned = text.strip().upper()
+    if cleaned in ("NONE", "OFF"):
+        return None
+    match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)(?:I?B)?", cleaned)
+    if not match:
+        raise FillominoError(f"--memory: expected a size such as 8G, 512M or none, got {text!r}")
+    size = int(float(match.group(1)) * _UNITS[match.group(2)])
+    if size < 1:
+        raise FillominoError(f"--memory must be positive, got {text!r}")
+    return size
+
+
+def describe_size(size: int) -> str:
+    """Bytes as a short size: '12.0 GB', '512 MB'."""
+    if size >= 1 << 30:
+        return f"{size / (1 << 30):.1f} GB"
+    return f"{size / (1 << 20):.0f} MB"
+
+
+CHECK_EVERY = 1024
+"""A counter asks its guard once in this many of its steps (reading the resident size takes microseconds)."""
+
+
+class MemoryGuard:
+    """Says when the process holds more than ``limit`` bytes and has grown since the last trim (see SLACK).
+    A counter asks it once in ``every`` steps (a power of two)."""
+
+    def __init__(self, limit: int, every: int = CHECK_EVERY) -> None:
+        if every < 1 or every & (every - 1):
+            raise ValueError(f"every must be a power of two, got {every}")
+        self.limit = limit
+        self.every = every
+        self.after: int | None = None
+        self.trims = 0
+
+    def over(self) -> bool:
+        """Whether the caches should be trimmed now."""
+        held = resident_bytes()
+        if held is None or held <= self.limit:
+            return False
+        return self.after is None or held > self.after + self.limit // SLACK
+
+    def trimmed(self) -> None:
+        """The caller trimmed: remember how much is held now, so the next trim waits for growth past it."""
+        self.trims += 1
+        self.after = resident_bytes()
+
+
+def guard(limit: int | None) -> MemoryGuard | None:
+    """A guard for ``limit`` bytes, or None for no limit."""
+    return None if limit is None else MemoryGuard(limit)
