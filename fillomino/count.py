@@ -54,6 +54,8 @@ class CountResult:
     trims: int = 0
     """How many times the region search dropped half its caches to stay under the memory limit (the count is
     the same; it took longer)."""
+    out_of_memory: bool = False
+    """Stopped because the process held more memory than the limit allows (``fillomino.memory.STOP_SHARE``)."""
 
     @property
     def status(self) -> str:
@@ -73,6 +75,7 @@ class CountResult:
             "method": self.method,
             "seconds": round(self.seconds, 6),
             "cache_trims": self.trims,
+            "out_of_memory": self.out_of_memory,
         }
 
     def describe(self) -> str:
@@ -129,7 +132,9 @@ def count(
     ``CountInterrupted`` with the bound so far. ``auto``'s region search hands over to enumeration once
     it has counted ``stuck_after`` parts, nine in ten of them dead ends. ``memory``: the bytes the process may
     hold before the region search drops the older half of its caches (the count stays exact; ``trims`` in the
-    result says how often); "auto" is ``fillomino.memory.default_limit()``, half the machine, None no limit.
+    result says how often); "auto" is ``fillomino.memory.default_limit()``, half the machine, None no limit. A
+    count whose process still grows to a quarter past the limit stops there, ``out_of_memory`` (nothing counted
+    or a lower bound, as a spent budget).
     """
     from .progress import Progress as Bar
 
@@ -180,11 +185,12 @@ class _Run:
         left = self.clock.seconds_left()
         return None if left is None else max(0.0, left)
 
-    def result(self, n: int, exact: bool, method: str) -> CountResult:
+    def result(self, n: int, exact: bool, method: str, out_of_memory: bool = False) -> CountResult:
         if self.limit is not None and n >= self.limit and not (exact and n == self.limit):
             n, exact = self.limit, False
         trims = 0 if self.memory is None else self.memory.trims
-        return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start, trims=trims)
+        return CountResult(n, exact, self.cuts, self.max_size, method, time.monotonic() - self.start, trims=trims,
+                           out_of_memory=out_of_memory)
 
     def deadline(self) -> float | None:
         return self.clock.end
@@ -213,6 +219,7 @@ class _Run:
 
     def regions(self, stuck_after: int | None = None) -> CountResult:
         """The region-laying search: counts, or lists up to the limit when there is one."""
+        from .memory import OutOfMemory
         from .regions import RegionSearch, RegionTimeout
 
         self.method, self.found = "regions", 0
@@ -227,6 +234,8 @@ class _Run:
                         return self.result(self.found, False, "regions")
             except RegionTimeout:
                 return self.result(self.found, False, "regions")
+            except OutOfMemory:
+                return self.result(self.found, False, "regions", out_of_memory=True)
             return self.result(self.found, True, "regions")
 
         def step(done: int, total: int) -> None:
@@ -237,6 +246,8 @@ class _Run:
             n = search.count(step)
         except RegionTimeout:
             return self.result(0, False, "regions")
+        except OutOfMemory:
+            return self.result(0, False, "regions", out_of_memory=True)
         except RecursionError:
             raise FillominoError("board too large for the region search: try --method enumerate") from None
         return self.result(n, True, "regions")
@@ -244,6 +255,7 @@ class _Run:
     def frontier(self) -> CountResult:
         """The frontier sweep (no listing: with a limit, ``go`` lists by the region search instead)."""
         from .frontier import FrontierCount, FrontierTimeout
+        from .memory import OutOfMemory
         from .regions import RegionTimeout
 
         self.method, self.found = "frontier", 0
@@ -258,6 +270,8 @@ class _Run:
             n = sweep.count(step)
         except (FrontierTimeout, RegionTimeout):
             return self.result(0, False, "frontier")
+        except OutOfMemory:
+            return self.result(0, False, "frontier", out_of_memory=True)
         return self.result(n, True, "frontier")
 
     def enumerate(self, stop: int | None) -> CountResult:
@@ -286,11 +300,12 @@ class _Run:
         return self.result(self.found, True, "enumerate")
 
     def transfer(self) -> CountResult:
+        from .memory import OutOfMemory
         from .transfer import TransferLimits, count_cuts, count_pictures
 
         self.method = "transfer"
         counter = count_cuts if self.cuts else count_pictures
-        limits = TransferLimits(seconds=self.left())
+        limits = TransferLimits(seconds=self.left(), memory=self.memory)
 
         def step(done: int, total: int) -> None:
             self.display.advance()
@@ -300,6 +315,8 @@ class _Run:
             n = counter(self.puzzle, self.max_size, limits, step)
         except TimeoutError:
             return self.result(self.found, False, "transfer")
+        except OutOfMemory:
+            return self.result(self.found, False, "transfer", out_of_memory=True)
         return self.result(n, True, "transfer")
 
     def ganak(self) -> CountResult:
@@ -388,7 +405,7 @@ def iter_solutions(
     ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" walks the region-laying search,
     much faster on clued boards; "auto" walks it too, unless it meets mostly dead ends before its first solution
     (``STUCK_PARTS``, as ``count``): then it lists by enumeration. ``memory`` bounds the region search's caches
-    as in ``count``."""
+    as in ``count``; past it the listing raises fillomino.memory.OutOfMemory."""
     _validate(puzzle, None, max_size, method)
     if method == "regions":
         yield from _region_listing(puzzle, cuts, max_size, deadline, memory=memory)

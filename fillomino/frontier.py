@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .grid import bit_spread, set_bits
 from .ints import product
-from .memory import MemoryGuard
+from .memory import MemoryGuard, OutOfMemory
 from .puzzle import FillominoError, Puzzle
 
 Step = Callable[[int, int], None]
@@ -70,7 +70,8 @@ class FrontierCount:
     ``deadline`` (a reading of ``timer``, by default time.monotonic) raises FrontierTimeout, from building the
     lists too; ``max_states`` raises FrontierTooBig; ``sat`` asks the CNF engine about each new state (pictures
     only) and ``propagate`` runs the region search's list propagation on it: both only end dead states early.
-    ``memory`` trims the caches of the region searches it uses (its own states are the count: they stay)."""
+    ``memory`` trims the caches of the region searches it uses; its own states are the count, so past the
+    guard's STOP_SHARE it raises fillomino.memory.OutOfMemory."""
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
                  deadline: float | None = None, max_states: int | None = None, sat: bool = True,
@@ -80,6 +81,7 @@ class FrontierCount:
 
         # the lists and the propagation; and, without CNF checks (they read laid labels this sweep does not
         # keep there), the pockets' counts
+        self.memory = memory
         self.search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, timer=timer,
                                    memory=memory)
         self.pockets = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, sat_cells=None,
@@ -123,6 +125,8 @@ class FrontierCount:
     def _tick(self) -> None:
         if self.deadline is not None and self.timer() > self.deadline:
             raise FrontierTimeout
+        if self.memory is not None and self.memory.exhausted():
+            raise OutOfMemory  # the states are the count: nothing to trim
 
     def _covered(self, ahead: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, int]]:
         """The cells ahead that laid regions hold, all together and by region size."""

@@ -22,6 +22,11 @@ SLACK = 16
 that trim: the memory a trim frees goes back to Python's allocator, not to the system, so the resident size
 does not fall, and the freed room is refilled before it grows again."""
 
+STOP_SHARE = 1.25
+"""A count stops (status unknown) once the process holds this share of the limit: past the point where the
+region search trims its caches, what holds the memory is not a cache (the transfer matrix's and the frontier
+sweep's states are the count itself)."""
+
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -88,6 +93,10 @@ CHECK_EVERY = 1024
 """A counter asks its guard once in this many of its steps (reading the resident size takes microseconds)."""
 
 
+class OutOfMemory(Exception):
+    """The process holds STOP_SHARE of the memory limit: the count stops, its answer unknown."""
+
+
 class MemoryGuard:
     """Says when the process holds more than ``limit`` bytes and has grown since the last trim (see SLACK).
     A counter asks it once in ``every`` steps (a power of two)."""
@@ -106,6 +115,11 @@ class MemoryGuard:
         if held is None or held <= self.limit:
             return False
         return self.after is None or held > self.after + self.limit // SLACK
+
+    def exhausted(self) -> bool:
+        """Whether the process holds STOP_SHARE of the limit (trimming caches has not held it down)."""
+        held = resident_bytes()
+        return held is not None and held > self.limit * STOP_SHARE
 
     def trimmed(self) -> None:
         """The caller trimmed: remember how much is held now, so the next trim waits for growth past it."""

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .grid import bit_ball, bit_components, bit_neighbours, bit_spread, set_bits
 from .ints import product
-from .memory import MemoryGuard
+from .memory import MemoryGuard, OutOfMemory
 from .puzzle import Grid, Puzzle, to_grid
 
 if TYPE_CHECKING:  # the CNF engine imports pysat, which only the CNF checks need
@@ -167,7 +167,8 @@ class RegionSearch:
     only ends dead branches early. Clue-free picture parts of at most ``pocket_cells`` cells are read from a table
     of their pictures' border sizes when it has at most ``pocket_rows`` rows (0 cells: never).
     ``memory``: when it says the process holds too much, the older half of every cache is dropped (``trims``
-    counts them); a cache only saves work, so the count is the same, found more slowly.
+    counts them); a cache only saves work, so the count is the same, found more slowly. Past its STOP_SHARE,
+    raises fillomino.memory.OutOfMemory.
     """
 
     def __init__(self, puzzle: Puzzle, *, cuts: bool = False, max_size: int | None = None,
@@ -631,8 +632,15 @@ class RegionSearch:
         # Every call: on a big board one call (a CNF check, a propagation) can take most of a second.
         if self.deadline is not None and self.timer() > self.deadline:
             raise RegionTimeout
-        if self.memory is not None and not self.calls & self.memory_mask and self.memory.over():
-            self._trim(self.memory)
+        if self.memory is not None and not self.calls & self.memory_mask:
+            self._mind(self.memory)
+
+    def _mind(self, memory: MemoryGuard) -> None:
+        """Trim the caches when the guard says so; raise OutOfMemory when trimming has not held the process down."""
+        if memory.over():
+            self._trim(memory)
+        if memory.exhausted():
+            raise OutOfMemory
 
     def _trim(self, memory: MemoryGuard) -> None:
         """Drop the older half of every cache (the clues' static regions stay: the lists are built on them)."""

@@ -22,7 +22,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .memory import MemoryGuard, OutOfMemory
 from .puzzle import FillominoError, Puzzle
+
+STEP_CHECK = 4095
+"""Within a cell's step, the time and memory are read once in this many + 1 states."""
 
 
 class TooManyStates(FillominoError):
@@ -35,6 +39,8 @@ class TransferLimits:
 
     max_states: int | None = None
     seconds: float | None = None
+    memory: MemoryGuard | None = None
+    """Past its STOP_SHARE, raise fillomino.memory.OutOfMemory (the states are the count: nothing can go)."""
 
 
 Pieces = tuple[int, ...]
@@ -54,8 +60,15 @@ def _oriented(puzzle: Puzzle) -> tuple[int, int, list[int]]:
 def _check(states: dict[State, int], limits: TransferLimits, start: float) -> None:
     if limits.max_states is not None and len(states) > limits.max_states:
         raise TooManyStates(f"transfer-matrix count needs more than {limits.max_states} states")
+    _check_now(limits, start)
+
+
+def _check_now(limits: TransferLimits, start: float) -> None:
+    """Time and memory, also read within a cell's step (one step of a wide board can take minutes)."""
     if limits.seconds is not None and time.monotonic() - start > limits.seconds:
         raise TimeoutError("transfer-matrix count ran out of time")
+    if limits.memory is not None and limits.memory.exhausted():
+        raise OutOfMemory
 
 
 def count_pictures(
@@ -108,7 +121,11 @@ def _count(
         last_row = p >= n - width
         new_states: dict[State, int] = {}
         get = new_states.get
+        seen = 0
         for state, ways in states.items():
+            seen += 1
+            if not seen & STEP_CHECK:
+                _check_now(limits, start)
             pieces = state[0]
             up = pieces[c]
             left = pieces[c - 1] if c else -1

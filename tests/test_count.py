@@ -210,7 +210,8 @@ def test_ganak_missing_is_a_clear_error(monkeypatch):
 def test_seed_puzzle_has_one_solution_and_result_says_exact():
     result = count(SEED)
     assert (result.count, result.exact, result.cuts, result.max_size) == (1, True, False, None)
-    want = {"count", "exact", "status", "interrupted", "cuts", "max_size", "method", "seconds", "cache_trims"}
+    want = {"count", "exact", "status", "interrupted", "cuts", "max_size", "method", "seconds", "cache_trims",
+            "out_of_memory"}
     assert set(result.to_json()) == want
     assert (result.to_json()["status"], result.to_json()["interrupted"]) == ("exact", False)
 

@@ -25,7 +25,7 @@ from fillomino.transfer import count_pictures as transfer_pictures
 
 
 class Pressed(MemoryGuard):
-    """A guard asked at every step that says "over" once in ``period`` askings."""
+    """A guard asked at every step that says "over" once in ``period`` askings, and never stops the count."""
 
     def __init__(self, period: int = 1) -> None:
         super().__init__(1, every=1)
@@ -35,6 +35,9 @@ class Pressed(MemoryGuard):
     def over(self) -> bool:
         self.asked += 1
         return self.asked % self.period == 0
+
+    def exhausted(self) -> bool:
+        return False
 
 
 @settings(max_examples=100, deadline=None)
@@ -88,15 +91,32 @@ def test_the_frontier_sweep_counts_the_same_with_its_searches_trimmed():
     assert guard.trims > 0
 
 
+def _now() -> int:
+    held = resident_bytes()
+    if held is None:
+        pytest.skip("this platform does not tell a process's memory")
+    return held
+
+
 def test_count_reports_its_trims_and_stays_exact():
     board = SMALL
     free = count(board, method="regions", memory=None)
-    tight = count(board, method="regions", memory=1)  # any process holds more than a byte: trims at once
-    assert tight.count == free.count == 448 and tight.exact
+    tight = count(board, method="regions", memory=_now() * 9 // 10)  # past the limit, not a quarter past it
+    assert tight.count == free.count == 448 and tight.exact and not tight.out_of_memory
     assert free.trims == 0 and tight.trims > 0
     assert tight.to_json()["cache_trims"] == tight.trims
-    listed = list(iter_solutions(board, method="regions", memory=1))
+    listed = list(iter_solutions(board, method="regions", memory=_now() * 9 // 10))
     assert len(listed) == free.count
+
+
+@pytest.mark.parametrize("method", ["regions", "frontier", "transfer", "auto"])
+def test_a_process_a_quarter_past_the_limit_stops_the_count_unknown(method):
+    _now()
+    board = Puzzle.empty(3, 4) if method in ("transfer", "auto") else SMALL
+    result = count(board, method=method, memory=1)
+    assert (result.status, result.exact, result.out_of_memory) == ("unknown", False, True)
+    assert result.method == ("transfer" if method == "auto" else method)
+    assert result.to_json()["out_of_memory"] is True
 
 
 def test_a_real_guard_trims_once_then_waits_for_growth():
@@ -108,6 +128,8 @@ def test_a_real_guard_trims_once_then_waits_for_growth():
     guard.trimmed()
     assert not guard.over()  # nothing grew since the trim
     assert not MemoryGuard(held * 4).over()
+    assert guard.exhausted()  # twice the limit: trimming did not hold it
+    assert not MemoryGuard(held).exhausted()
 
 
 def test_the_default_limit_is_half_the_machine():
@@ -138,9 +160,19 @@ def test_cli_memory_option(capsys):
     assert main(["count", "fillomino:3x3:a2b234b", "--memory", "12q"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--memory" in err
-    assert main(["count", "--empty", "3x4", "--method", "regions", "--memory", "1", "--json"]) == 0
+    held = str(_now() * 9 // 10)
+    assert main(["count", "--empty", "3x4", "--method", "regions", "--memory", held, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["count"] == 6426 and out["status"] == "exact" and out["cache_trims"] > 0
-    assert main(["count", "--empty", "3x4", "--method", "regions", "--memory", "1"]) == 0
+    assert main(["count", "--empty", "3x4", "--method", "regions", "--memory", held]) == 0
     assert "caches trimmed" in capsys.readouterr().out
     assert main(["count", "--empty", "3x4", "--method", "regions", "--memory", "none", "--list", "--limit", "3"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("extra", [[], ["--list"], ["--method", "transfer"]])
+def test_cli_out_of_memory_exits_3_and_says_why(capsys, extra):
+    _now()
+    assert main(["count", "--empty", "3x4", "--memory", "1", *extra]) == 3
+    out = capsys.readouterr().out
+    assert "memory limit reached" in out

@@ -123,6 +123,8 @@ def _report(result, args: argparse.Namespace, interrupted: bool = False) -> None
     why = ""
     if interrupted:
         why = " (interrupted)"
+    elif result.out_of_memory:
+        why = " (memory limit reached: see --memory)"
     elif not result.exact and (args.limit is None or result.count < args.limit):
         why = " (budget ran out)"
     elif not result.exact:
@@ -135,6 +137,7 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
     """Stream solutions (text grids separated by blank lines, or JSON lines), then the count."""
     from ..count import CountResult, OutOfTime, iter_solutions, region_sizes
     from ..formats import format_grid
+    from ..memory import OutOfMemory
 
     if args.method not in ("auto", "regions", "enumerate"):
         raise FillominoError("--list enumerates solutions one by one: use it with --method auto, regions or enumerate")
@@ -143,7 +146,7 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
         raise FillominoError(f"--limit must be at least 1, got {args.limit}")
     start = time.monotonic()
     deadline = None if budget.seconds is None else start + budget.seconds
-    found, exact, code = 0, True, 0
+    found, exact, code, out_of_memory = 0, True, 0, False
     it = iter_solutions(puzzle, cuts=args.cuts, max_size=args.max_size, deadline=deadline, method=method,
                         memory=args.memory)
     try:
@@ -167,11 +170,14 @@ def _list(puzzle: Puzzle, args: argparse.Namespace, budget) -> int:
                 break
     except OutOfTime:
         exact = False
+    except OutOfMemory:
+        exact, out_of_memory = False, True
     except KeyboardInterrupt:
         exact, code = False, 130
     finally:
         it.close()
-    result = CountResult(found, exact, args.cuts, args.max_size, method, time.monotonic() - start, code == 130)
+    result = CountResult(found, exact, args.cuts, args.max_size, method, time.monotonic() - start, code == 130,
+                         out_of_memory=out_of_memory)
     if not args.json and found:
         sys.stdout.write("\n")
     _report(result, args, interrupted=code == 130)
