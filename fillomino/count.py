@@ -26,6 +26,7 @@ from .grid import find_root
 from .puzzle import FillominoError, Grid, Puzzle, plural, to_grid, validate_max_size
 
 if TYPE_CHECKING:
+    from .memory import MemoryGuard
     from .solvers import Budget
 
 METHODS = ("auto", "regions", "frontier", "enumerate", "transfer", "ganak")
@@ -121,7 +122,7 @@ def count(
     progress: Progress | None = None,
     bar: bool = False,
     stuck_after: int = STUCK_PARTS,
-    memory: int | None | Literal["auto"] = "auto",
+    memory: int | None | Literal["auto"] | MemoryGuard = "auto",
 ) -> CountResult:
     """Count the pictures (or ``cuts``) of ``puzzle`` exactly, or up to ``limit`` ("at least N").
 
@@ -130,11 +131,12 @@ def count(
     was counted). ``progress`` receives one-line status messages; ``bar`` shows a
     ``fillomino.progress.Progress`` bar on stderr when it is a terminal. Ctrl-C raises
     ``CountInterrupted`` with the bound so far. ``auto``'s region search hands over to enumeration once
-    it has counted ``stuck_after`` parts, nine in ten of them dead ends. ``memory``: the bytes the process may
-    hold before the region search drops the older half of its caches (the count stays exact; ``trims`` in the
-    result says how often); "auto" is ``fillomino.memory.default_limit()``, half the machine, None no limit. A
-    count whose process still grows to a quarter past the limit stops there, ``out_of_memory`` (nothing counted
-    or a lower bound, as a spent budget).
+    it has counted ``stuck_after`` parts, nine in ten of them dead ends. ``memory``: the bytes the count may take
+    (beyond what the process held when it started) before the region search drops the older half of its caches
+    (the count stays exact; ``trims`` in the result says how often); "auto" is
+    ``fillomino.memory.default_limit()``, half the machine, None no limit, or a ``MemoryGuard`` of one's own. A
+    count that still grows to a quarter past the limit stops there, ``out_of_memory`` (nothing counted or a
+    lower bound, as a spent budget).
     """
     from .progress import Progress as Bar
 
@@ -160,11 +162,11 @@ class _Run:
     """One count: the shared clock, budget and the lower bound found so far."""
 
     def __init__(self, puzzle, cuts, limit, max_size, budget, progress, display, stuck_after=STUCK_PARTS,
-                 memory: int | None | Literal["auto"] = "auto") -> None:
+                 memory: int | None | Literal["auto"] | MemoryGuard = "auto") -> None:
         from .clock import Clock
-        from .memory import default_limit, guard
+        from .memory import make_guard
 
-        self.memory = guard(default_limit() if memory == "auto" else memory)
+        self.memory = make_guard(memory)
 
         self.puzzle, self.cuts, self.limit, self.max_size = puzzle, cuts, limit, max_size
         self.clock = Clock.after(getattr(budget, "seconds", None))
@@ -397,7 +399,7 @@ def iter_solutions(
     max_size: int | None = None,
     deadline: float | None = None,
     method: str = "enumerate",
-    memory: int | None | Literal["auto"] = "auto",
+    memory: int | None | Literal["auto"] | MemoryGuard = "auto",
 ) -> Iterator[Grid]:
     """Every solution once, as found: label grids, or for ``cuts`` region-id grids (regions numbered
     1.. in row-major order of their first cell). Past ``deadline`` (time.monotonic()) it raises OutOfTime.
@@ -442,12 +444,12 @@ def iter_solutions(
 
 
 def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None,
-                    stuck_after: int | None = None, memory: int | None | Literal["auto"] = "auto") -> Iterator[Grid]:
-    from .memory import default_limit, guard
+                    stuck_after: int | None = None,
+                    memory: int | None | Literal["auto"] | MemoryGuard = "auto") -> Iterator[Grid]:
+    from .memory import make_guard
     from .regions import RegionSearch, RegionTimeout
 
-    search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline,
-                          memory=guard(default_limit() if memory == "auto" else memory))
+    search = RegionSearch(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, memory=make_guard(memory))
     try:
         yield from search.solutions(stuck_after)
     except RegionTimeout:

@@ -98,35 +98,47 @@ class OutOfMemory(Exception):
 
 
 class MemoryGuard:
-    """Says when the process holds more than ``limit`` bytes and has grown since the last trim (see SLACK).
-    A counter asks it once in ``every`` steps (a power of two)."""
+    """Says when the process has taken more than ``limit`` bytes since the guard was made (what it held before
+    is not the count's: a program may hold much else) and has grown since the last trim (see SLACK). A counter
+    asks it once in ``every`` steps (a power of two)."""
 
     def __init__(self, limit: int, every: int = CHECK_EVERY) -> None:
         if every < 1 or every & (every - 1):
             raise ValueError(f"every must be a power of two, got {every}")
         self.limit = limit
         self.every = every
+        self.base = resident_bytes() or 0
         self.after: int | None = None
         self.trims = 0
 
+    def taken(self) -> int | None:
+        """Bytes the process holds beyond what it held when the guard was made; None where unknown."""
+        held = resident_bytes()
+        return None if held is None else held - self.base
+
     def over(self) -> bool:
         """Whether the caches should be trimmed now."""
-        held = resident_bytes()
-        if held is None or held <= self.limit:
+        taken = self.taken()
+        if taken is None or taken <= self.limit:
             return False
-        return self.after is None or held > self.after + self.limit // SLACK
+        return self.after is None or taken > self.after + self.limit // SLACK
 
     def exhausted(self) -> bool:
-        """Whether the process holds STOP_SHARE of the limit (trimming caches has not held it down)."""
-        held = resident_bytes()
-        return held is not None and held > self.limit * STOP_SHARE
+        """Whether the process has taken STOP_SHARE of the limit (trimming caches has not held it down)."""
+        taken = self.taken()
+        return taken is not None and taken > self.limit * STOP_SHARE
 
     def trimmed(self) -> None:
         """The caller trimmed: remember how much is held now, so the next trim waits for growth past it."""
         self.trims += 1
-        self.after = resident_bytes()
+        self.after = self.taken()
 
 
-def guard(limit: int | None) -> MemoryGuard | None:
-    """A guard for ``limit`` bytes, or None for no limit."""
+def make_guard(memory: int | None | str | MemoryGuard) -> MemoryGuard | None:
+    """A guard from a ``memory`` option: bytes, "auto" (default_limit()), None (no limit) or a guard as it is."""
+    if isinstance(memory, MemoryGuard):
+        return memory
+    limit = default_limit() if memory == "auto" else memory
+    if isinstance(limit, str):
+        raise FillominoError(f"memory: expected bytes, 'auto' or None, got {limit!r}")
     return None if limit is None else MemoryGuard(limit)
