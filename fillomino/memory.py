@@ -17,10 +17,11 @@ from .puzzle import FillominoError
 CACHE_SHARE = 0.5
 """The default limit: this share of the machine's memory (or of the container's limit, when lower)."""
 
-SLACK = 16
-"""After a trim, the next one waits until the process holds 1/SLACK of the limit more than it did just after
-that trim: the memory a trim frees goes back to Python's allocator, not to the system, so the resident size
-does not fall, and the freed room is refilled before it grows again."""
+SPACING = 64
+"""After a trim, the guard says "over" again only after this many more askings: the memory a trim frees goes
+back to Python's allocator, not always to the system, so the resident size may not fall; the caches refill the
+freed room first. Measured against the growth since the last trim instead, the resident size crept up by that
+step at every trim (fragmentation) until the count stopped."""
 
 STOP_SHARE = 1.25
 """A count stops (status unknown) once the process holds this share of the limit: past the point where the
@@ -99,8 +100,8 @@ class OutOfMemory(Exception):
 
 class MemoryGuard:
     """Says when the process has taken more than ``limit`` bytes since the guard was made (what it held before
-    is not the count's: a program may hold much else) and has grown since the last trim (see SLACK). A counter
-    asks it once in ``every`` steps (a power of two)."""
+    is not the count's: a program may hold much else), at most once in SPACING askings. A counter asks it once
+    in ``every`` steps (a power of two)."""
 
     def __init__(self, limit: int, every: int = CHECK_EVERY) -> None:
         if every < 1 or every & (every - 1):
@@ -108,7 +109,8 @@ class MemoryGuard:
         self.limit = limit
         self.every = every
         self.base = resident_bytes() or 0
-        self.after: int | None = None
+        self.asked = 0
+        self.quiet_until = 0
         self.trims = 0
 
     def taken(self) -> int | None:
@@ -118,10 +120,11 @@ class MemoryGuard:
 
     def over(self) -> bool:
         """Whether the caches should be trimmed now."""
-        taken = self.taken()
-        if taken is None or taken <= self.limit:
+        self.asked += 1
+        if self.asked < self.quiet_until:
             return False
-        return self.after is None or taken > self.after + self.limit // SLACK
+        taken = self.taken()
+        return taken is not None and taken > self.limit
 
     def exhausted(self) -> bool:
         """Whether the process has taken STOP_SHARE of the limit (trimming caches has not held it down)."""
@@ -129,9 +132,9 @@ class MemoryGuard:
         return taken is not None and taken > self.limit * STOP_SHARE
 
     def trimmed(self) -> None:
-        """The caller trimmed: remember how much is held now, so the next trim waits for growth past it."""
+        """The caller trimmed: the next SPACING askings say no."""
         self.trims += 1
-        self.after = self.taken()
+        self.quiet_until = self.asked + SPACING
 
 
 def make_guard(memory: int | None | str | MemoryGuard) -> MemoryGuard | None:

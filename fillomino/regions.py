@@ -643,11 +643,18 @@ class RegionSearch:
             raise OutOfMemory
 
     def _trim(self, memory: MemoryGuard) -> None:
-        """Drop the older half of every cache (the clues' static regions stay: the lists are built on them)."""
-        for cache in (self.cache, self.alive, self.tables, self.layouts, self.shorts):
+        """Drop the older half of the part counts (the clues' static regions stay: the lists are built on them), every
+        clue-free pocket's regions and table (most of the memory: up to LAYOUTS_KEPT regions each, built again
+        when next asked), and the CNF model with the clauses it learnt (built again on its next question)."""
+        for cache in (self.cache, self.alive, self.shorts):
             _drop_older_half(cache)
+        self.layouts.clear()
+        self.tables.clear()
         self.kills.clear()
         self.kills_kept = 0
+        if self.sat is not None:
+            self.sat.close()
+            self.sat = None
         self.trims += 1
         memory.trimmed()
 
