@@ -53,10 +53,10 @@ class CountResult:
     seconds: float
     interrupted: bool = False
     trims: int = 0
-    """How many times the region search dropped half its caches to stay under the memory limit (the count is
-    the same; it took longer)."""
+    """How many times the region search trimmed its caches at the memory limit (the count is the same; it took
+    longer)."""
     out_of_memory: bool = False
-    """Stopped because the process held more memory than the limit allows (``fillomino.memory.STOP_SHARE``)."""
+    """Stopped because the count took a quarter more memory than its limit (``fillomino.memory.STOP_SHARE``)."""
 
     @property
     def status(self) -> str:
@@ -132,8 +132,8 @@ def count(
     ``fillomino.progress.Progress`` bar on stderr when it is a terminal. Ctrl-C raises
     ``CountInterrupted`` with the bound so far. ``auto``'s region search hands over to enumeration once
     it has counted ``stuck_after`` parts, nine in ten of them dead ends. ``memory``: the bytes the count may take
-    (beyond what the process held when it started) before the region search drops the older half of its caches
-    (the count stays exact; ``trims`` in the result says how often); "auto" is
+    (beyond what the process held when it started) before the region search trims its caches (the count stays
+    exact; ``trims`` in the result says how often); "auto" is
     ``fillomino.memory.default_limit()``, half the machine, None no limit, or a ``MemoryGuard`` of one's own. A
     count that still grows to a quarter past the limit stops there, ``out_of_memory`` (nothing counted or a
     lower bound, as a spent budget).

@@ -1,7 +1,7 @@
 """How much memory the process holds, and a guard that tells a counter when to trim its caches.
 
-The region search caches every part it counts; on a board with very many parts (a 10x10 draft with a
-tenth of its clues removed) the caches outgrow the machine in a quarter of an hour. A cache only saves
+The region search caches every part it counts; on a board with very many parts (a 10x10 draft with six
+of its clues removed) the caches outgrow the machine in a quarter of an hour. A cache only saves
 work, so dropping entries never changes a count: the guard says when, the counter decides what goes.
 """
 
@@ -24,8 +24,8 @@ freed room first. Measured against the growth since the last trim instead, the r
 step at every trim (fragmentation) until the count stopped."""
 
 STOP_SHARE = 1.25
-"""A count stops (status unknown) once the process holds this share of the limit: past the point where the
-region search trims its caches, what holds the memory is not a cache (the transfer matrix's and the frontier
+"""A count stops (status unknown) once it has taken this share of the limit: past the point where the region
+search trims its caches, what holds the memory is not a cache (the transfer matrix's and the frontier
 sweep's states are the count itself)."""
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -81,13 +81,6 @@ def parse_size(text: str) -> int | None:
     if size < 1:
         raise FillominoError(f"--memory must be positive, got {text!r}")
     return size
-
-
-def describe_size(size: int) -> str:
-    """Bytes as a short size: '12.0 GB', '512 MB'."""
-    if size >= 1 << 30:
-        return f"{size / (1 << 30):.1f} GB"
-    return f"{size / (1 << 20):.0f} MB"
 
 
 CHECK_EVERY = 1024

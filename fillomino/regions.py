@@ -153,7 +153,6 @@ Table = dict[tuple[tuple[int, int], ...], int]
 """A clue-free pocket's pictures by their border: ((size, its border cells in regions of that size), ...) -> count."""
 
 
-
 class RegionSearch:
     """The region-laying search on one board (pictures, or ``cuts``), with its cache of part counts.
 
@@ -166,8 +165,8 @@ class RegionSearch:
     other open part is known to be fillable, or with ``sat_pending`` also while one is pending (None: never); it
     only ends dead branches early. Clue-free picture parts of at most ``pocket_cells`` cells are read from a table
     of their pictures' border sizes when it has at most ``pocket_rows`` rows (0 cells: never).
-    ``memory``: when it says the process holds too much, the older half of every cache is dropped (``trims``
-    counts them); a cache only saves work, so the count is the same, found more slowly. Past its STOP_SHARE,
+    ``memory``: when it says the count has taken too much, the caches are trimmed (``_trim``; ``trims`` counts
+    them); a cache only saves work, so the count is the same, found more slowly. Past the guard's STOP_SHARE,
     raises fillomino.memory.OutOfMemory.
     """
 
@@ -636,7 +635,7 @@ class RegionSearch:
             self._mind(self.memory)
 
     def _mind(self, memory: MemoryGuard) -> None:
-        """Trim the caches when the guard says so; raise OutOfMemory when trimming has not held the process down."""
+        """Trim the caches when the guard says so; raise OutOfMemory when trimming has not held the count down."""
         if memory.over():
             self._trim(memory)
         if memory.exhausted():

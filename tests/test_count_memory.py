@@ -24,7 +24,6 @@ from fillomino.memory import (
     SPACING,
     MemoryGuard,
     default_limit,
-    describe_size,
     machine_bytes,
     parse_size,
     resident_bytes,
@@ -162,11 +161,6 @@ def test_sizes_parse(text, size):
 def test_bad_sizes_are_refused(text):
     with pytest.raises(FillominoError):
         parse_size(text)
-
-
-def test_sizes_are_described_briefly():
-    assert describe_size(12 << 30) == "12.0 GB"
-    assert describe_size(512 << 20) == "512 MB"
 
 
 def test_cli_memory_option(capsys, monkeypatch):

@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--list", action="store_true", help="print each solution as it is found")
     p.add_argument("--memory", metavar="SIZE", default="auto",
                    help="once the count has taken this much memory (8G, 512M; 'none': no limit) the region search "
-                   "drops the older half of its caches and goes on: the same count, found more slowly; a quarter "
-                   "past it the count stops, exit 3 (default: half the machine's memory)")
+                   "trims its caches and goes on: the same count, found more slowly; a quarter past it the count "
+                   "stops, exit 3 (default: half the machine's memory)")
     add_engine_options(p, backend=False)
     add_json(p)
     add_quiet(p)
