@@ -313,6 +313,9 @@ def test_a_spent_budget_says_unknown_and_the_page_keeps_working(browser) -> None
             box.clear()
             box.send_keys("12")
         browser.find_element(By.ID, "new").click()  # an empty 12x12: far too loose to settle in 0.2 s
+        # the new board comes after a round trip to the server: until it is drawn, the old board's settled panels
+        # (its verdict may be unknown too, at 0.2 s) would pass the wait below (seen in CI: loose still 'working…')
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 144)
         wait(browser, lambda d: settled(d) and verdict(d) in ("multiple", "unknown"))
         assert browser.find_element(By.ID, "loose").text == "unknown: the budget ran out"
         # whether the budget let the count find some solutions depends on the machine's load
