@@ -138,6 +138,7 @@ def count(
     count that still grows to a quarter past the limit stops there, ``out_of_memory`` (nothing counted or a
     lower bound, as a spent budget).
     """
+    from .memory import OutOfMemory
     from .progress import Progress as Bar
 
     _validate(puzzle, limit, max_size, method)
@@ -145,6 +146,8 @@ def count(
         run = _Run(puzzle, cuts, limit, max_size, budget, progress, display, stuck_after, memory)
         try:
             return run.go(method)
+        except OutOfMemory:  # from any method: what it found so far, as a spent budget gives
+            return run.result(run.found, False, run.method, out_of_memory=True)
         except KeyboardInterrupt:
             stopped = run.result(run.found, False, run.method)
             stopped.interrupted = True
@@ -221,7 +224,6 @@ class _Run:
 
     def regions(self, stuck_after: int | None = None) -> CountResult:
         """The region-laying search: counts, or lists up to the limit when there is one."""
-        from .memory import OutOfMemory
         from .regions import RegionSearch, RegionTimeout
 
         self.method, self.found = "regions", 0
@@ -236,8 +238,6 @@ class _Run:
                         return self.result(self.found, False, "regions")
             except RegionTimeout:
                 return self.result(self.found, False, "regions")
-            except OutOfMemory:
-                return self.result(self.found, False, "regions", out_of_memory=True)
             return self.result(self.found, True, "regions")
 
         def step(done: int, total: int) -> None:
@@ -248,8 +248,6 @@ class _Run:
             n = search.count(step)
         except RegionTimeout:
             return self.result(0, False, "regions")
-        except OutOfMemory:
-            return self.result(0, False, "regions", out_of_memory=True)
         except RecursionError:
             raise FillominoError("board too large for the region search: try --method enumerate") from None
         return self.result(n, True, "regions")
@@ -257,7 +255,6 @@ class _Run:
     def frontier(self) -> CountResult:
         """The frontier sweep (no listing: with a limit, ``go`` lists by the region search instead)."""
         from .frontier import FrontierCount, FrontierTimeout
-        from .memory import OutOfMemory
         from .regions import RegionTimeout
 
         self.method, self.found = "frontier", 0
@@ -272,8 +269,6 @@ class _Run:
             n = sweep.count(step)
         except (FrontierTimeout, RegionTimeout):
             return self.result(0, False, "frontier")
-        except OutOfMemory:
-            return self.result(0, False, "frontier", out_of_memory=True)
         return self.result(n, True, "frontier")
 
     def enumerate(self, stop: int | None) -> CountResult:
@@ -302,7 +297,6 @@ class _Run:
         return self.result(self.found, True, "enumerate")
 
     def transfer(self) -> CountResult:
-        from .memory import OutOfMemory
         from .transfer import TransferLimits, count_cuts, count_pictures
 
         self.method = "transfer"
@@ -317,8 +311,6 @@ class _Run:
             n = counter(self.puzzle, self.max_size, limits, step)
         except TimeoutError:
             return self.result(self.found, False, "transfer")
-        except OutOfMemory:
-            return self.result(self.found, False, "transfer", out_of_memory=True)
         return self.result(n, True, "transfer")
 
     def ganak(self) -> CountResult:
