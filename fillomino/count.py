@@ -276,7 +276,8 @@ class _Run:
         self.method, self.found = "enumerate", 0
         deadline = self.clock.end
         last = time.monotonic()
-        it = iter_solutions(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=deadline)
+        it = iter_solutions(self.puzzle, cuts=self.cuts, max_size=self.max_size, deadline=deadline,
+                            memory=self.memory)
         try:
             for _ in it:
                 self.found += 1
@@ -321,7 +322,7 @@ class _Run:
         self.method = "ganak"
         cnf = build(self.puzzle, cuts=self.cuts, max_size=self.max_size, style="order")
         self.progress(f"ganak: counting models of {cnf.num_vars} variables, {len(cnf.clauses)} clauses")
-        n = ganak_count(cnf.clauses, cnf.num_vars, cnf.projection, self.left())
+        n = ganak_count(cnf.clauses, cnf.num_vars, cnf.projection, self.left(), self.memory)
         if n is None:
             return self.result(self.found, False, "ganak")
         return self.result(n, True, "ganak")
@@ -353,10 +354,19 @@ print(c.count())
 """
 
 
-def ganak_count(clauses: list[list[int]], num_vars: int, projection: list[int], seconds: float | None) -> int | None:
+GANAK_POLL = 0.1
+"""Seconds between two looks at the Ganak child's memory (and the clock) while it counts."""
+
+
+def ganak_count(clauses: list[list[int]], num_vars: int, projection: list[int], seconds: float | None,
+                memory: MemoryGuard | None = None) -> int | None:
     """The exact projected model count by Ganak in a child process (so a time limit can stop it); None on timeout.
+    With ``memory``, the child is killed once it holds STOP_SHARE of the guard's limit, and
+    fillomino.memory.OutOfMemory raised (where the child's memory can be read: Linux).
 
     The child dies with this process, ``kill -9`` included (parent-death signal on Linux, a watcher elsewhere)."""
+    from .memory import OutOfMemory
+
     if not ganak_available():
         raise FillominoError(GANAK_MISSING)
     text = f"{num_vars}\n{' '.join(map(str, projection))}\n" + "\n".join(" ".join(map(str, c)) for c in clauses)
@@ -367,10 +377,21 @@ def ganak_count(clauses: list[list[int]], num_vars: int, projection: list[int], 
         stderr=subprocess.PIPE,
         text=True,
     )
+    end = None if seconds is None else time.monotonic() + seconds
+    given: str | None = text
     try:
-        out, err = child.communicate(text, timeout=seconds)
-    except subprocess.TimeoutExpired:
-        return None
+        while True:
+            wait = GANAK_POLL if end is None else min(GANAK_POLL, end - time.monotonic())
+            try:
+                # a retried communicate() loses no output, and takes its input only the first time
+                out, err = child.communicate(given, timeout=max(wait, 0.0))
+                break
+            except subprocess.TimeoutExpired:
+                given = None
+                if end is not None and time.monotonic() >= end:
+                    return None
+                if memory is not None and memory.child_exhausted(child.pid):
+                    raise OutOfMemory from None
     finally:
         if child.poll() is None:
             child.kill()
@@ -399,7 +420,8 @@ def iter_solutions(
     ``method`` "enumerate" asks the CNF engine one solution at a time; "regions" walks the region-laying search,
     much faster on clued boards; "auto" walks it too, unless it meets mostly dead ends before its first solution
     (``STUCK_PARTS``, as ``count``): then it lists by enumeration. ``memory`` bounds the region search's caches
-    as in ``count``; past it the listing raises fillomino.memory.OutOfMemory."""
+    as in ``count``; past it (or, enumerating, once the solver's blocking clauses take STOP_SHARE of it) the
+    listing raises fillomino.memory.OutOfMemory."""
     _validate(puzzle, None, max_size, method)
     if method == "regions":
         yield from _region_listing(puzzle, cuts, max_size, deadline, memory=memory)
@@ -412,27 +434,57 @@ def iter_solutions(
             return
         except RegionsStuck:  # raised before the first solution only: nothing is listed twice
             pass
-        yield from iter_solutions(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, method="enumerate")
+        yield from iter_solutions(puzzle, cuts=cuts, max_size=max_size, deadline=deadline, method="enumerate",
+                                  memory=memory)
         return
     if method != "enumerate":
         raise FillominoError(f"listing solutions needs --method auto, regions or enumerate, not {method}")
+    from .memory import make_guard
     from .solvers import Budget, BudgetExhausted, enumerate_solutions
     from .solvers import cnf as cnf_backend
 
+    guard = make_guard(memory)
     seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
     budget = Budget(seconds=seconds)
     if cuts:
         if "cuts" not in inspect.signature(cnf_backend.enumerate_solutions).parameters:
             # the CNF backend cannot list cuts: use the complete counting CNF instead
-            yield from _interruptible(_static_enumeration(puzzle, True, max_size, deadline))
+            yield from _bounded(_interruptible(_static_enumeration(puzzle, True, max_size, deadline)), guard)
             return
         solutions = cnf_backend.enumerate_solutions(puzzle, max_size=max_size, budget=budget, cuts=True)
     else:
         solutions = enumerate_solutions(puzzle, max_size=max_size, budget=budget)
     try:
-        yield from _interruptible(solutions)
+        yield from _bounded(_interruptible(solutions), guard)
     except BudgetExhausted:
         raise OutOfTime from None
+
+
+ENUMERATION_MEMORY_CHECK = 0.1
+"""Seconds between two looks at the memory while enumerating (each solution adds a blocking clause)."""
+
+
+def _bounded(solutions: Iterator[Grid], guard: MemoryGuard | None) -> Iterator[Grid]:
+    """The solutions, until the process has taken STOP_SHARE of the guard's limit (then OutOfMemory): an
+    enumeration's solver has no cache to trim, only the clauses that keep each solution from coming again."""
+    from .memory import OutOfMemory
+
+    if guard is None:
+        yield from solutions
+        return
+    last = -ENUMERATION_MEMORY_CHECK  # the first solution is checked
+    try:
+        for solution in solutions:
+            yield solution
+            now = time.monotonic()
+            if now - last >= ENUMERATION_MEMORY_CHECK:
+                last = now
+                if guard.exhausted():
+                    raise OutOfMemory
+    finally:
+        close = getattr(solutions, "close", None)
+        if close is not None:
+            close()
 
 
 def _region_listing(puzzle: Puzzle, cuts: bool, max_size: int | None, deadline: float | None,

@@ -46,6 +46,15 @@ def resident_bytes() -> int | None:
     return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
 
 
+def child_resident_bytes(pid: int) -> int | None:
+    """Another process's resident memory now (Linux: /proc); None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def machine_bytes() -> int | None:
     """The memory this process may use: the machine's, or its container's limit when lower; None if unknown."""
     sizes = []
@@ -123,6 +132,12 @@ class MemoryGuard:
         """Whether the process has taken STOP_SHARE of the limit (trimming caches has not held it down)."""
         taken = self.taken()
         return taken is not None and taken > self.limit * STOP_SHARE
+
+    def child_exhausted(self, pid: int) -> bool:
+        """Whether a child process doing the whole count (Ganak) holds STOP_SHARE of the limit: all it holds is
+        the count's, and it has no cache this process could trim."""
+        held = child_resident_bytes(pid)
+        return held is not None and held > self.limit * STOP_SHARE
 
     def trimmed(self) -> None:
         """The caller trimmed: the next SPACING askings say no."""

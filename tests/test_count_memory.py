@@ -8,8 +8,10 @@ pocket's table built, a listing walked).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 
 import pytest
 from bruteforce import count_cuts, count_pictures, cuts, pictures
@@ -23,6 +25,8 @@ from fillomino.frontier import FrontierCount
 from fillomino.memory import (
     SPACING,
     MemoryGuard,
+    OutOfMemory,
+    child_resident_bytes,
     default_limit,
     machine_bytes,
     parse_size,
@@ -128,6 +132,28 @@ def test_a_count_past_its_memory_stops_unknown(method):
     assert (result.status, result.exact, result.out_of_memory) == ("unknown", False, True)
     assert result.method == ("transfer" if method == "auto" else method)
     assert result.to_json()["out_of_memory"] is True
+
+
+@pytest.mark.parametrize("cuts", [False, True])
+def test_an_enumeration_past_its_memory_stops_after_its_first_solution(cuts):
+    result = count(SMALL, method="enumerate", cuts=cuts, memory=Full())
+    assert (result.count, result.status, result.out_of_memory, result.method) == (1, "lower_bound", True, "enumerate")
+    with pytest.raises(OutOfMemory):
+        list(iter_solutions(SMALL, method="enumerate", cuts=cuts, memory=Full()))
+    assert len(list(iter_solutions(SMALL, method="enumerate", memory=MemoryGuard(1 << 40)))) == 448
+
+
+@pytest.mark.slow
+def test_the_ganak_child_is_killed_at_the_limit_and_counts_under_it():
+    pytest.importorskip("pyganak")
+    if child_resident_bytes(os.getpid()) is None:
+        pytest.skip("this platform does not tell another process's memory")
+    started = time.monotonic()
+    result = count(Puzzle.empty(3, 4), method="ganak", memory=MemoryGuard(1))  # the bare interpreter is past it
+    assert (result.status, result.exact, result.out_of_memory, result.method) == ("unknown", False, True, "ganak")
+    assert time.monotonic() - started < 30
+    roomy = count(Puzzle.empty(3, 3), method="ganak", memory=MemoryGuard(1 << 40))
+    assert (roomy.count, roomy.exact, roomy.out_of_memory) == (445, True, False)
 
 
 def test_a_real_guard_counts_what_was_taken_since_it_was_made():
