@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "9"
+GENERATOR_VERSION = "10"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -50,10 +50,12 @@ GENERATOR_VERSION = "9"
    of more than 1024 cells the top-level look-ahead tries first the hypotheses near what changed since their trial
    broke no rule (LOOKAHEAD_STALE_BIG), which may find another refutation first. ``--level minimal`` makes exactly
    version 7's puzzles.
-9: grids of up to 64 cells get 3 removal orders per answer instead of 24 (FEW_ORDERS), and a level gives up after
+9: grids of up to 64 cells get 3 removal orders per answer instead of 24 (then FEW_ORDERS), and a level gives up after
    MAX_ORDERS orders over all answers: small levelled puzzles may change; and the look-ahead order of version 8's
    big grids from 257 cells up (LOOKAHEAD_STALE_BIG), so levelled puzzles of 17x17 and more may change. ``--level
    minimal`` makes exactly version 8's puzzles.
+10: grids of 50 to 64 cells (8x8) get 1 removal order per answer instead of 3 (ORDERS_BY_CELLS): levelled puzzles
+   of those sizes may change. ``--level minimal`` makes exactly version 9's puzzles.
 """
 
 STREAM_KEY = "2"
@@ -75,15 +77,15 @@ MAX_ATTEMPTS = 200
 succeeds within fewer answers makes the same puzzle whatever this is."""
 
 ORDERS_PER_ANSWER = 24
-"""Removal orders tried on one answer (clues put back between them) before a new answer is drawn, on grids of more
-than FEW_ORDERS_CELLS cells: there most answers carve to expert in time (10x10: 28 of 29 within 24 orders)."""
+"""Removal orders tried on one answer (clues put back between them) before a new answer is drawn, on grids bigger
+than ORDERS_BY_CELLS covers: there most answers carve to expert in time (10x10: 28 of 29 within 24 orders)."""
 
-FEW_ORDERS = 3
-FEW_ORDERS_CELLS = 64
-"""Removal orders tried on one answer of a grid of up to FEW_ORDERS_CELLS cells. Few small answers carve to expert
-at all (5x5: 73 of 1,500 within 24 orders), and their later orders mostly fail again: a fresh answer is the
-cheaper bet (CPU per expert found, 3 orders against 24: 5x5 x0.8, 6x6 x0.58, 7x7 x0.69, 8x8 x0.73; per hard one
-x0.77-0.94)."""
+ORDERS_BY_CELLS: tuple[tuple[int, int], ...] = ((49, 3), (64, 1))
+"""(most cells, removal orders per answer) for small grids, the first row that holds the grid. Few small answers
+carve to expert at all (5x5: 73 of 1,500 within 24 orders), and their later orders mostly fail again: a fresh
+answer is the cheaper bet (CPU per expert found, 3 orders against 24: 5x5 x0.8, 6x6 x0.58, 7x7 x0.69, 8x8 x0.73;
+per hard one x0.77-0.94). At 8x8 even the second and third orders cost more than they find: generated with 1
+order against 3, expert seeds 0-59, CPU median x0.80 and sum x0.83 (7x7 x0.94 and x1.01: it keeps 3)."""
 
 MAX_ORDERS = MAX_ATTEMPTS * ORDERS_PER_ANSWER
 """Removal orders tried per levelled puzzle, over all its answers, before the level (with --max-clues) is declared
@@ -269,7 +271,7 @@ def generate(
 
 def orders_per_answer(cells: int) -> int:
     """Removal orders one answer of a grid of ``cells`` cells gets before a new answer is drawn."""
-    return FEW_ORDERS if cells <= FEW_ORDERS_CELLS else ORDERS_PER_ANSWER
+    return next((orders for most, orders in ORDERS_BY_CELLS if cells <= most), ORDERS_PER_ANSWER)
 
 
 def default_rating_work(cells: int) -> int:

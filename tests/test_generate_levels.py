@@ -17,7 +17,7 @@ import pytest
 
 from fillomino.cli import main
 from fillomino.formats import write_puzzle
-from fillomino.generate import DEFAULT_LEVEL, LEVELS, default_rating_work, generate, symmetry_orbits
+from fillomino.generate import DEFAULT_LEVEL, LEVELS, default_rating_work, generate, orders_per_answer, symmetry_orbits
 from fillomino.logic import rate
 from fillomino.partition import DEFAULT_WEIGHTS, Stream, default_weights, random_answer, size_table
 from fillomino.puzzle import FillominoError, Puzzle, flatten, groups, is_solution
@@ -547,12 +547,18 @@ PINNED = {
     ("medium", 5, 13): "fillomino:5x5:6a4d47b31a4b3f4",
     ("medium", 6, 11): "fillomino:6x6:b35a4i866c5c8a5f41",
 }
-"""Generator version 9 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
+"""Generator version 10 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
 
 
 def test_pinned_levelled_puzzles_never_change():
     for (level, n, seed), pid in PINNED.items():
         assert write_puzzle(generate(n, n, seed, level=level).puzzle, "id") == pid
+
+
+def test_removal_orders_per_answer_by_grid_size():
+    assert [orders_per_answer(n) for n in (9, 25, 36, 49, 50, 64, 65, 100, 900)] == [3, 3, 3, 3, 1, 1, 24, 24, 24]
+    made = generate(8, 8, 9, level="hard")  # its first two answers fail: each had one order
+    assert made.attempts == made.orders == 3
 
 
 def test_same_bytes_in_a_fresh_process_at_each_level():
