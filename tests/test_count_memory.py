@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 from bruteforce import count_cuts, count_pictures, cuts, pictures
@@ -148,10 +147,8 @@ def test_the_ganak_child_is_killed_at_the_limit_and_counts_under_it():
     pytest.importorskip("pyganak")
     if child_resident_bytes(os.getpid()) is None:
         pytest.skip("this platform does not tell another process's memory")
-    started = time.monotonic()
     result = count(Puzzle.empty(3, 4), method="ganak", memory=MemoryGuard(1))  # the bare interpreter is past it
     assert (result.status, result.exact, result.out_of_memory, result.method) == ("unknown", False, True, "ganak")
-    assert time.monotonic() - started < 30
     roomy = count(Puzzle.empty(3, 3), method="ganak", memory=MemoryGuard(1 << 40))
     assert (roomy.count, roomy.exact, roomy.out_of_memory) == (445, True, False)
 
