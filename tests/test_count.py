@@ -59,7 +59,7 @@ def test_known_empty_board_counts():
 
 
 # OEIS A145835, the compositions of the n x n grid graph (its partitions into connected pieces): the uncapped cuts
-# of the empty board, a count no code here shares. a(6) = 2271230282824746 took 574 s and 7.8 GB compiled (2026-12-05).
+# of the empty board, a count no code here shares. a(6) = 2271230282824746 took 574 s and 7.4 GiB compiled (2026-12-05).
 GRID_COMPOSITIONS = (1, 12, 1434, 1691690, 19719299768)
 
 
