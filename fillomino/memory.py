@@ -31,13 +31,20 @@ sweep's states are the count itself)."""
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
-def resident_bytes() -> int | None:
-    """The process's resident memory now (Linux), else its peak so far; None where neither can be read."""
+def _statm_bytes(process: str) -> int | None:
+    """The resident memory of /proc/<process> ("self" or a pid) now; None where it cannot be read (not Linux)."""
     try:
-        with open("/proc/self/statm", "rb") as statm:
+        with open(f"/proc/{process}/statm", "rb") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
-        pass
+        return None
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory now (Linux), else its peak so far; None where neither can be read."""
+    now = _statm_bytes("self")
+    if now is not None:
+        return now
     try:
         import resource
     except ImportError:  # Windows
@@ -48,11 +55,7 @@ def resident_bytes() -> int | None:
 
 def child_resident_bytes(pid: int) -> int | None:
     """Another process's resident memory now (Linux: /proc); None where it cannot be read."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
+    return _statm_bytes(str(pid))
 
 
 def machine_bytes() -> int | None:
