@@ -484,6 +484,28 @@ def test_way_through_walls_a_group_off_from_one_of_its_size_too_far_to_join():
     assert "without joining another 4, goes through r2c2" in next(s for s in steps if 6 in s.place).text()
 
 
+def test_room_counts_cell_masks_kept_on_the_grid_are_those_made_afresh():
+    # room_count's masks per size are brought up to date from the grid's last state: after every pass of a solve,
+    # and on a copy (a trial), they are the masks made from the candidates as they are
+    from fillomino.grid import bit_planes
+    from fillomino.logic.techniques import _allow_planes
+
+    puzzle = read_puzzle(str(ROOT / "corpus" / "10x10" / "expert-10x10-s1.txt"))
+    b = Board.from_puzzle(puzzle)
+    passes = 0
+    while solve(b, puzzle.clues, max_passes=1).passes:
+        passes += 1
+        assert _allow_planes(b) == bit_planes(b.cand)
+        if passes % 5 == 0 and b.any_open():
+            trial = b.copy()
+            _allow_planes(trial)
+            c = trial.open_cells()[0]
+            trial.cand[c] &= trial.cand[c] - 1  # its smallest size goes
+            trial.log.append(c)
+            assert _allow_planes(trial) == bit_planes(trial.cand)
+    assert passes > 20 and not b.any_open()
+
+
 def test_room_count_takes_from_a_room_the_cells_other_groups_must_have():
     # r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 are open; the 3 at r3c1 needs its two cells from them (its room outside them is
     # itself), so a region of 5 or 6 through them has at most 4 cells
@@ -603,17 +625,54 @@ def test_the_big_grid_limit_on_changed_cells_takes_the_same_steps(name, monkeypa
 
 
 def test_the_big_grid_look_ahead_tries_first_the_hypotheses_near_what_changed():
-    # a hypothesis whose trial broke no rule goes after the others until a cell changes near what its trial changed
+    # a hypothesis whose trial broke no rule goes after the others until a cell changes near what its trial changed;
+    # the others go nearest first to what changed since the look-ahead last looked
     from fillomino.logic.techniques import _fresh_first
 
     b = Board.from_puzzle(Puzzle(10, 10, (0,) * 100))
     n = len(b.log)
-    stale = {(0, 1 << 2): (n, (0, 0, 0, 0)), (55, 1 << 3): (n, (5, 5, 5, 6)), (90, 1 << 5): (n, (9, 9, 0, 0))}
+    stale = {(0, 1 << 2): (n, 1 << 0), (55, 1 << 3): (n, 1 << 55 | 1 << 56), (90, 1 << 5): (n, 1 << 90),
+             (33, 1 << 6): (n, 1 << 33 | 1 << 99)}
     b.cand[58] &= ~(1 << 9)
-    b.log.append(58)  # r6c9: two steps from the box r6c6-r6c7 (4 or under: near), 12 from r10c1, 13 from r1c1
-    order = [(0, 2, True), (55, 3, True), (90, 5, True), (99, 4, False)]
-    assert _fresh_first(b, order, stale) == [(55, 3, True), (99, 4, False), (0, 2, True), (90, 5, True)]
-    assert _fresh_first(b, order, {}) == order
+    b.log.append(58)  # r6c9: two steps from r6c7 (4 or under: near), 12 from r10c1, 13 from r1c1
+    # r4c4 and r10c10: the box between them holds r6c9, the cells are 7 and 5 steps from it
+    order = [(0, 2, True), (55, 3, True), (90, 5, True), (33, 6, True), (99, 4, False), (68, 2, True)]
+    later = [(0, 2, True), (90, 5, True), (33, 6, True)]
+    # r7c9 one step from r6c9, r6c6 three, r10c10 five
+    assert _fresh_first(b, order, stale, n) == ([(68, 2, True), (55, 3, True), (99, 4, False)], later)
+    assert _fresh_first(b, order, stale, len(b.log)) == ([(55, 3, True), (99, 4, False), (68, 2, True)], later)
+    assert _fresh_first(b, order, {}, len(b.log)) == (order, [])
+
+
+@pytest.mark.parametrize("name", ["10x10/hard-10x10-s5.txt", "10x10/expert-10x10-s1.txt"])
+def test_a_screened_trial_makes_the_passes_of_the_full_ladder(name):
+    """The big grid's hard look-ahead first runs the easy techniques alone on a hypothesis, and carries the run on
+    with the medium ones only where it got stuck short of the depth: the same passes, end and last step as the run
+    with every medium technique from the start, on every hypothesis of the grid where the look-ahead is first
+    needed."""
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    b = Board.from_puzzle(puzzle)
+    assert solve(b, puzzle.clues, max_level="medium").state == "stuck"
+    depth = LOOKAHEADS["full"].hard_passes
+    carried = 0
+    for c, v, is_v in techniques._hypotheses(b, 2, False):
+        assumed = b.cand[c] & ~(1 << v) if not is_v else 1 << v
+        runs = []
+        for screened in (False, True):
+            trial = b.copy()
+            trial.cand[c] = assumed
+            trial.log.append(c)
+            trial.changed([c])
+            run = solve(trial, puzzle.clues, max_level="easy" if screened else "medium", max_passes=depth,
+                        nested=True)
+            passes, steps = list(run.passes), list(run.steps)
+            if screened and run.state == "stuck" and len(passes) < depth:
+                carried += 1
+                run = solve(trial, puzzle.clues, max_level="medium", max_passes=depth - len(passes), nested=True)
+                passes, steps = passes + run.passes, steps + run.steps
+            runs.append((run.state, passes, [s.text() for s in steps], trial.cand))
+        assert runs[0] == runs[1], (c, v, is_v)
+    assert carried
 
 
 @pytest.mark.parametrize("name", ["10x10/expert-10x10-s1.txt", "15x15/expert-15x15-s3.txt"])
@@ -625,6 +684,7 @@ def test_the_big_grid_look_ahead_forced_onto_small_grids_is_sound_and_loses_noth
     puzzle = read_puzzle(str(ROOT / "corpus" / name))
     plain = rate(puzzle)
     monkeypatch.setattr(techniques, "LOOKAHEAD_STALE_BIG", 0)
+    monkeypatch.setattr(techniques, "LOOKAHEAD_SCREEN_BIG", 0)
     fresh = rate(puzzle)
     assert (fresh.level, fresh.state, fresh.open_cells) == (plain.level, plain.state, plain.open_cells)
     assert fresh.counts.get("short_contradiction")

@@ -1991,15 +1991,18 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     p = Pass(b, "room_count", "medium", ctx.nested)
     if ctx.nested and b.size > ROOM_COUNT_NESTED_MAX:
         return p.steps
-    rows, cols, cand = b.rows, b.cols, b.cand
+    rows, cols = b.rows, b.cols
     held: dict[int, int] = {}  # size -> the cells of the groups of it short of it
     for g in b.groups():
         if len(g.cells) < g.value:
             held[g.value] = held.get(g.value, 0) + len(g.cells)
     if not held:
         return p.steps
-    allow = bit_planes(cand)  # size -> the cells that allow it, as a cell mask
-    open_mask = bit_planes([1 if m & (m - 1) else 0 for m in cand]).get(0, 0)  # the open cells
+    allow = _allow_planes(b)  # size -> the cells that allow it, as a cell mask
+    once = open_mask = 0  # the cells some plane holds, and those two or more hold: the open cells
+    for plane in allow.values():
+        open_mask |= once & plane
+        once |= plane
     clusters = _taking_groups(b, ctx)
     clusters += _new_regions(b, clusters, open_mask)
     reached = 0
@@ -2036,6 +2039,31 @@ def room_count(b: Board, ctx: Context) -> list[LogicStep]:
     _found_steps(p, found, "the cells connected to it that allow the size are too few once the other regions "
                  "short of their size (groups, and clue-free regions) take what they need of them")
     return p.steps
+
+
+def _allow_planes(b: Board) -> dict[int, int]:
+    """bit_planes of the grid's candidates (size -> the cells that allow it, as a cell mask), kept on the grid and
+    brought up to date from its last state there: candidates only shrink, so only the sizes the cells logged
+    since lost leave a plane (janko-330: building them afresh was a third of room_count)."""
+    kept: tuple[tuple[list[int], object, int], dict[int, int]] | None = b.derived.get("planes")
+    snap = _snapshot(b)
+    if kept is not None and kept[0] is snap:
+        return kept[1]
+    if kept is None or kept[0][1] is not snap[1]:
+        planes = bit_planes(b.cand)
+    else:
+        old, cand = kept[0][0], b.cand
+        planes = dict(kept[1])
+        for c in _differing(b, kept[0]):
+            one = 1 << c
+            for v in set_bits(old[c] & ~cand[c]):
+                left = planes[v] ^ one
+                if left:
+                    planes[v] = left
+                else:
+                    del planes[v]
+    b.derived["planes"] = (snap, planes)
+    return planes
 
 
 class _Takers:
@@ -2743,14 +2771,39 @@ this order against without, the same ends: 30x30 x0.8, 20x20 x0.76, 15x15 x0.94,
 LOOKAHEAD_STALE_NEAR = 4
 """How near a changed cell must lie to the box of the cells a trial changed for the trial to come first again."""
 
-StaleTrials = dict[tuple[int, int], tuple[int, tuple[int, int, int, int]]]
-"""(cell, candidates assumed) -> (the grid's log length when its trial broke no rule, the box of what it changed)."""
+StaleTrials = dict[tuple[int, int], tuple[int, int]]
+"""(cell, candidates assumed) -> (the grid's log length when its trial broke no rule, the cells it changed, a mask)."""
 
 
 def _assumed(b: Board, c: int, v: int, is_v: bool) -> int:
     """The candidates a hypothesis leaves its cell: the size, or every other ("not 3" on a cell left with 3 and 4
     is "4": the same grid)."""
     return bit(v) if is_v else b.cand[c] & ~bit(v)
+
+
+SCREENED = {"medium": "easy"}
+"""Look-aheads that screen their hypotheses: one whose trials run the techniques up to a key level first runs only
+those up to the value's level on each hypothesis of a group (fresh ones, then stale ones: _fresh_first), and carries
+on with the full ladder, after the whole group has been screened, only the trials that got stuck short of the depth.
+While a gentler technique makes progress the ladder takes no other, so a screened trial makes the very passes,
+steps and end of the full one (tests/test_logic.py checks): the look-ahead finds a refutation whenever one is there,
+the ones that take the gentler techniques alone first (janko-330: 50 of the hard look-ahead's 66; a rating's CPU
+x0.8)."""
+LOOKAHEAD_SCREEN_BIG = 256
+"""Grids of more cells than this screen at the top level. On smaller ones it changes little (the expert look-ahead
+is most of a 10x10-15x15 rating, and its hypotheses carry on from the hard one's trials): 51 corpus/ hard and expert
+10x10, 12x12 and 15x15 puzzles 219.9 against 218.2 CPU s pure, one hard 10x10 rated medium."""
+
+
+class _Joined:
+    """A trial run in two parts, as the look-ahead reads it: its passes and steps."""
+
+    __slots__ = ("passes", "steps", "state")
+
+    def __init__(self, first: Any, then: Any) -> None:
+        self.passes = first.passes + then.passes
+        self.steps = first.steps + then.steps
+        self.state = then.state
 
 
 def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: int, up_to: str,
@@ -2762,74 +2815,143 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
 
     p = Pass(b, name, level, ctx.nested)
     assert ctx.solve is not None
-    tried: set[tuple[int, int]] = set()
     keep_trials, earlier_trials = _kept_trials(b, ctx, level) if carry else (None, None)
-    kept_cells = 0
-    sol = _witness_on(b, ctx)
     order = _hypotheses(b, width, ctx.nested)
+    groups = [order]
+    screen: str | None = None
     stale: StaleTrials | None = None
     if not ctx.nested and b.size > LOOKAHEAD_STALE_BIG:
         stale = b.derived.setdefault(("stale trials", name), {})
-        order = _fresh_first(b, order, stale)
-    for c, v, is_v in order:
-        if past(ctx.deadline):
-            return p.steps
-        assumed = _assumed(b, c, v, is_v)
-        if (c, assumed) in tried:  # the same grid, already looked ahead on without a contradiction
-            continue
-        tried.add((c, assumed))
-        if sol is not None and assumed >> sol[c] & 1:
-            continue  # a solution survives the hypothesis and every sound step after it: no contradiction
-        earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
-        if earlier is not None:
-            trial, first = earlier
-            if len(first.passes) >= depth:
-                continue  # its first passes broke no rule, and the expert run would stop there too
-            run = _trial_run(trial, ctx, up_to, depth - len(first.passes), False)
-            passes, steps = len(first.passes) + len(run.passes), first.steps + run.steps
-        else:
-            trial = b.copy()
-            trial.cand[c] = assumed
-            trial.log.append(c)
-            trial.changed([c])
-            run = _trial_run(trial, ctx, up_to, depth, keep_trials is not None)
-            passes, steps = len(run.passes), run.steps
-            if keep_trials is not None and run.state in ("stuck", "solved") and kept_cells < KEPT_TRIALS_MAX:
-                keep_trials[(c, assumed)] = (trial, run)
-                kept_cells += len(trial.log) + trial.size
-        if run.state != "contradiction":
-            if stale is not None:
-                stale[(c, assumed)] = (len(b.log), cells_box(b, trial.log[len(b.log):] or [c]))
-            continue
-        last = steps[-1].text() if steps else "a cell has no size left"
-        if is_v:
-            p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
-                  {c: bit(v)})
-        else:
-            p.add([c], f"if {b.name(c)} were not {v}, within {passes} steps {last}; so {b.name(c)} is {v}",
-                  place={c: v})
-        return p.steps
+        groups = list(_fresh_first(b, order, stale, b.derived.get(("looked", name), 0)))
+        b.derived[("looked", name)] = len(b.log)
+    if not ctx.nested and b.size > LOOKAHEAD_SCREEN_BIG and earlier_trials is None:
+        screen = SCREENED.get(up_to)
+    look = _Looking(b, ctx, p, depth, up_to, keep_trials, earlier_trials, stale)
+    for group in groups:
+        if look.group(group, screen):
+            break
     return p.steps
 
 
-def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrials) -> list[tuple[int, int, bool]]:
-    """The look-ahead's hypotheses (cell, size, is), those whose trial last broke no rule and saw no change near it
-    since (within LOOKAHEAD_STALE_NEAR of the box of the cells it changed) moved after the others, each part in its
-    order."""
+class _Looking:
+    """One look-ahead's pass over its hypotheses (see _refute)."""
+
+    def __init__(self, b: Board, ctx: Context, p: Pass, depth: int, up_to: str, keep_trials: dict | None,
+                 earlier_trials: dict | None, stale: StaleTrials | None) -> None:
+        self.b, self.ctx, self.p, self.depth, self.up_to = b, ctx, p, depth, up_to
+        self.keep_trials, self.earlier_trials, self.stale = keep_trials, earlier_trials, stale
+        self.kept_cells = 0
+        self.tried: set[tuple[int, int]] = set()
+        self.sol = _witness_on(b, ctx)
+
+    def group(self, order: list[tuple[int, int, bool]], screen: str | None) -> bool:
+        """Try these hypotheses in order (``screen``: each first with the techniques up to that level only, see
+        SCREENED); whether the pass is over (a refutation found, or the budget spent)."""
+        b, ctx, depth, up_to = self.b, self.ctx, self.depth, self.up_to
+        earlier_trials, keep_trials = self.earlier_trials, self.keep_trials
+        later: list[tuple[int, int, bool, int, Board, Any]] = []
+        """The screened hypotheses whose gentler run got stuck short of the depth: (cell, size, is, assumed, the
+        trial grid as that run left it, the run)."""
+        run: Any  # a solver.Run, a kept _Outcome, or a _Joined
+        for c, v, is_v in order:
+            if past(ctx.deadline):
+                return True
+            assumed = _assumed(b, c, v, is_v)
+            if (c, assumed) in self.tried:  # the same grid, already looked ahead on without a contradiction
+                continue
+            self.tried.add((c, assumed))
+            if self.sol is not None and assumed >> self.sol[c] & 1:
+                continue  # a solution survives the hypothesis and every sound step after it: no contradiction
+            earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
+            if earlier is not None:
+                trial, first = earlier
+                if len(first.passes) >= depth:
+                    continue  # its first passes broke no rule, and the expert run would stop there too
+                run = _Joined(first, _trial_run(trial, ctx, up_to, depth - len(first.passes), False))
+            else:
+                trial = b.copy()
+                trial.cand[c] = assumed
+                trial.log.append(c)
+                trial.changed([c])
+                if screen is not None:
+                    run = _trial_run(trial, ctx, screen, depth, True)
+                    if run.state == "stuck" and len(run.passes) < depth:
+                        later.append((c, v, is_v, assumed, trial, run))
+                        continue
+                    # a contradiction, solved, or the depth reached: the full ladder makes these very passes
+                else:
+                    run = _trial_run(trial, ctx, up_to, depth, keep_trials is not None)
+                self._keep(c, assumed, trial, run)
+            if self._ended(c, v, is_v, assumed, trial, run):
+                return True
+        for c, v, is_v, assumed, trial, first in later:
+            if past(ctx.deadline):
+                return True
+            run = _Joined(first, _trial_run(trial, ctx, up_to, depth - len(first.passes), keep_trials is not None))
+            self._keep(c, assumed, trial, run)
+            if self._ended(c, v, is_v, assumed, trial, run):
+                return True
+        return False
+
+    def _keep(self, c: int, assumed: int, trial: Board, run: Any) -> None:
+        """Keep a trial that broke no rule for the expert look-ahead to carry on (the hard one's only)."""
+        if self.keep_trials is not None and run.state in ("stuck", "solved") and self.kept_cells < KEPT_TRIALS_MAX:
+            self.keep_trials[(c, assumed)] = (trial, run)
+            self.kept_cells += len(trial.log) + trial.size
+
+    def _ended(self, c: int, v: int, is_v: bool, assumed: int, trial: Board, run: Any) -> bool:
+        """Note a trial's outcome; whether it refuted its hypothesis (the pass's step then added)."""
+        b = self.b
+        if run.state != "contradiction":
+            if self.stale is not None:
+                self.stale[(c, assumed)] = (len(b.log), _cells_mask(trial.log[len(b.log):] or [c]))
+            return False
+        steps = run.steps
+        last = steps[-1].text() if steps else "a cell has no size left"
+        passes = len(run.passes)
+        if is_v:
+            self.p.add([c], f"if {b.name(c)} were {v}, within {passes} steps {last}; so {b.name(c)} is not {v}",
+                       {c: bit(v)})
+        else:
+            self.p.add([c], f"if {b.name(c)} were not {v}, within {passes} steps {last}; so {b.name(c)} is {v}",
+                       place={c: v})
+        return True
+
+
+def _cells_mask(cells: Iterable[int]) -> int:
+    mask = 0
+    for c in set(cells):
+        mask |= 1 << c
+    return mask
+
+
+def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrials,
+                 since: int) -> tuple[list[tuple[int, int, bool]], list[tuple[int, int, bool]]]:
+    """The look-ahead's hypotheses (cell, size, is) in two parts: those whose trial last broke no rule and saw no
+    change near it since (within LOOKAHEAD_STALE_NEAR orthogonal steps of a cell it changed) second, in their order;
+    the others first, nearest first to the cells changed since the grid's log was ``since`` long (a refutation
+    changes cells, and a next one is most often found near them)."""
     first: list[tuple[int, int, bool]] = []
     later: list[tuple[int, int, bool]] = []
-    nears: dict[int, Near] = {}
+    nears: dict[int, int] = {}
     for c, v, is_v in order:
         seen = stale.get((c, _assumed(b, c, v, is_v)))
         if seen is None:
             first.append((c, v, is_v))
             continue
-        n, box = seen
+        n, changed = seen
         near = nears.get(n)
         if near is None:
-            near = nears[n] = Near(b, set(b.log[n:]))
-        (first if near.box(box, LOOKAHEAD_STALE_NEAR) else later).append((c, v, is_v))
-    return first + later
+            near = _cells_mask(b.log[n:])
+            for _ in range(LOOKAHEAD_STALE_NEAR):
+                near = bit_spread(near, b.rows, b.cols)
+            nears[n] = near
+        (first if near & changed else later).append((c, v, is_v))
+    if since < len(b.log):
+        far = b.size
+        dist = distances(b.log[since:], b.nbrs)
+        first.sort(key=lambda q: dist.get(q[0], far))  # stable: each distance in the order given
+    return first, later
 
 
 def short_contradiction(b: Board, ctx: Context) -> list[LogicStep]:
