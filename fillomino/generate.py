@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "10"
+GENERATOR_VERSION = "11"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -56,6 +56,9 @@ GENERATOR_VERSION = "10"
    minimal`` makes exactly version 8's puzzles.
 10: grids of 50 to 64 cells (8x8) get 1 removal order per answer instead of 3 (ORDERS_BY_CELLS): levelled puzzles
    of those sizes may change. ``--level minimal`` makes exactly version 9's puzzles.
+11: on grids of more than 256 cells the top-level hard look-ahead screens its hypotheses with the easy techniques
+   first (SCREENED) and tries the fresh ones nearest what changed first: it may find another refutation first, so
+   levelled puzzles of 17x17 and more may change. ``--level minimal`` makes exactly version 10's puzzles.
 """
 
 STREAM_KEY = "2"
