@@ -2764,12 +2764,13 @@ def _trial_run(trial: Board, ctx: Context, up_to: str, depth: int, kept: bool) -
 
 LOOKAHEAD_STALE_BIG = 256
 """On a grid of more than this many cells the top-level look-ahead first tries the hypotheses that are new or near
-what changed since their trial last broke no rule, and the others after them (so it finds a refutation whenever
-one is there, maybe another one first): a big grid's look-ahead otherwise runs the same far-off trials again after
-every step (janko-330: 3,161 hard trials of 491 hypotheses for 66 refutations). The generator's hard ratings with
-this order against without, the same ends: 30x30 x0.8, 20x20 x0.76, 15x15 x0.94, 10x10 x1.01."""
+what changed since their trial last broke no rule, nearest first to the cells changed since it last looked, and
+the others after them (so it finds a refutation whenever one is there, maybe another one first): a big grid's
+look-ahead otherwise runs the same far-off trials again after every step (janko-330: 3,161 hard trials of 491
+hypotheses for 66 refutations). The generator's hard ratings with this order against without, the same ends: 30x30
+x0.8, 20x20 x0.76, 15x15 x0.94, 10x10 x1.01."""
 LOOKAHEAD_STALE_NEAR = 4
-"""How near a changed cell must lie to the box of the cells a trial changed for the trial to come first again."""
+"""A trial comes first again once a cell within this many orthogonal steps of a cell it changed has changed."""
 
 StaleTrials = dict[tuple[int, int], tuple[int, int]]
 """(cell, candidates assumed) -> (the grid's log length when its trial broke no rule, the cells it changed, a mask)."""
@@ -2919,6 +2920,7 @@ class _Looking:
 
 
 def _cells_mask(cells: Iterable[int]) -> int:
+    """The cells as a cell mask (bit c: cell c)."""
     mask = 0
     for c in set(cells):
         mask |= 1 << c
