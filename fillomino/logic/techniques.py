@@ -2118,9 +2118,10 @@ class _Takers:
         lo_a = (area & -area).bit_length() - 1
         hi_a = area.bit_length() - 1
         each = self.missed
-        lo, hi, away = self.lo, self.hi, self.away
+        lo, hi, away, unions = self.lo, self.hi, self.away, self.unions
         for k in meeting:
-            if lo[k] <= hi_a and hi[k] >= lo_a:
+            # a cluster whose reach misses the area takes what it takes of any such area, already counted
+            if lo[k] <= hi_a and hi[k] >= lo_a and unions[k] & area:
                 each += self.take(k, area) - away[k]
         return each
 
