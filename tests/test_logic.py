@@ -675,6 +675,38 @@ def test_a_screened_trial_makes_the_passes_of_the_full_ladder(name):
     assert carried
 
 
+@pytest.mark.parametrize("name", ["06x06/hard-6x6-s6.txt", "10x10/expert-10x10-s1.txt"])
+def test_chain_after_a_dry_screened_look_ahead_carries_on_from_its_runs(name, monkeypatch):
+    """After a dry hard look-ahead that screened with the easy techniques, chain (the easy techniques, no depth)
+    takes the screening runs stuck short of the depth as its own and carries on the others: the very steps of a
+    chain run from scratch, at every grid of the rating where chain was asked."""
+    from fillomino.logic.solver import _apply
+    from fillomino.logic.techniques import Context, chain, short_contradiction
+
+    monkeypatch.setattr(techniques, "LOOKAHEAD_SCREEN_BIG", 0)
+    puzzle = read_puzzle(str(ROOT / "corpus" / name))
+    rating = rate(puzzle)
+    assert rating.counts.get("chain")
+    asked = [i for i, s in enumerate(rating.steps) if s.technique in ("chain", "cut_area", "contradiction")]
+    compared = 0
+    for i in asked[:6]:
+        found = []
+        for reuse in (True, False):
+            b = Board.from_puzzle(puzzle)
+            for step in rating.steps[:i]:
+                _apply(b, step)
+            ctx = Context(puzzle.clues, solve)
+            assert short_contradiction(b, ctx) == []  # the ladder was past it: dry
+            assert "screened" in b.derived
+            if not reuse:
+                del b.derived["screened"]
+            found.append([s.text() for s in chain(b, ctx)])
+            assert "screened" not in b.derived
+        assert found[0] == found[1]
+        compared += bool(found[0])
+    assert compared
+
+
 @pytest.mark.parametrize("name", ["10x10/expert-10x10-s1.txt", "15x15/expert-15x15-s3.txt"])
 def test_the_big_grid_look_ahead_forced_onto_small_grids_is_sound_and_loses_nothing(name, monkeypatch):
     """Above LOOKAHEAD_STALE_BIG cells the top-level look-ahead tries first the hypotheses that are new or near what

@@ -2826,22 +2826,46 @@ def _refute(b: Board, ctx: Context, name: str, level: str, width: int, depth: in
         stale = b.derived.setdefault(("stale trials", name), {})
         groups = list(_fresh_first(b, order, stale, b.derived.get(("looked", name), 0)))
         b.derived[("looked", name)] = len(b.log)
-    if not ctx.nested and b.size > LOOKAHEAD_SCREEN_BIG and earlier_trials is None:
-        screen = SCREENED.get(up_to)
-    look = _Looking(b, ctx, p, depth, up_to, keep_trials, earlier_trials, stale)
+    screened: Screened | None = None
+    if not ctx.nested and b.size > LOOKAHEAD_SCREEN_BIG:
+        if earlier_trials is None:
+            screen = SCREENED.get(up_to)
+        kept = b.derived.pop("screened", None)
+        if kept is not None and kept[0] == len(b.log) and kept[1] == up_to and kept[2] <= depth:
+            screened = kept[3]
+    look = _Looking(b, ctx, p, depth, up_to, keep_trials, earlier_trials, stale, screened,
+                    {} if screen is not None else None)
+    ended = False
     for group in groups:
-        if look.group(group, screen):
+        ended = look.group(group, screen)
+        if ended:
             break
+    if screen is not None and not ended:
+        # dry: a look-ahead next on this grid with the screen's techniques inside starts from these runs (chain)
+        b.derived["screened"] = (len(b.log), screen, depth, look.screens)
     return p.steps
+
+
+Screened = dict[tuple[int, int], "int | tuple[Board, Any]"]
+"""The screening runs of a dry look-ahead, by (cell, candidates assumed): the cells the run changed (a mask) when it
+got stuck short of the depth or solved the grid, or (the trial grid, the run) when it made the depth's passes."""
 
 
 class _Looking:
     """One look-ahead's pass over its hypotheses (see _refute)."""
 
     def __init__(self, b: Board, ctx: Context, p: Pass, depth: int, up_to: str, keep_trials: dict | None,
-                 earlier_trials: dict | None, stale: StaleTrials | None) -> None:
+                 earlier_trials: dict | None, stale: StaleTrials | None, screened: Screened | None,
+                 screens: Screened | None) -> None:
         self.b, self.ctx, self.p, self.depth, self.up_to = b, ctx, p, depth, up_to
         self.keep_trials, self.earlier_trials, self.stale = keep_trials, earlier_trials, stale
+        self.screened = screened
+        """The runs of the dry screening look-ahead just before on this grid, with the same techniques inside (see
+        Screened), or None: a run stuck short of its depth or solved is this run too, one at the depth its start."""
+        self.screens = screens
+        """Where this look-ahead's screening runs are kept (see Screened), or None."""
+        self.screens_cells = 0
+        """The cells (candidates and log entries) of the trial grids kept there, at most KEPT_TRIALS_MAX."""
         self.kept_cells = 0
         self.tried: set[tuple[int, int]] = set()
         self.sol = _witness_on(b, ctx)
@@ -2864,6 +2888,17 @@ class _Looking:
             self.tried.add((c, assumed))
             if self.sol is not None and assumed >> self.sol[c] & 1:
                 continue  # a solution survives the hypothesis and every sound step after it: no contradiction
+            if self.screened is not None and (c, assumed) in self.screened:
+                got = self.screened[(c, assumed)]
+                if isinstance(got, int):
+                    if self.stale is not None:  # the same run: stuck or solved, no rule broken
+                        self.stale[(c, assumed)] = (len(b.log), got)
+                    continue
+                trial = got[0].copy()  # (the grid itself may be the expert look-ahead's to carry on)
+                run = _Joined(got[1], _trial_run(trial, ctx, up_to, depth - len(got[1].passes), False))
+                if self._ended(c, v, is_v, assumed, trial, run):
+                    return True
+                continue
             earlier = None if earlier_trials is None else earlier_trials.pop((c, assumed), None)
             if earlier is not None:
                 trial, first = earlier
@@ -2877,6 +2912,12 @@ class _Looking:
                 trial.changed([c])
                 if screen is not None:
                     run = _trial_run(trial, ctx, screen, depth, True)
+                    if self.screens is not None and run.state in ("stuck", "solved"):
+                        if len(run.passes) < depth:
+                            self.screens[(c, assumed)] = _cells_mask(trial.log[len(b.log):] or [c])
+                        elif self.screens_cells < KEPT_TRIALS_MAX:
+                            self.screens[(c, assumed)] = (trial, run)
+                            self.screens_cells += len(trial.log) + trial.size
                     if run.state == "stuck" and len(run.passes) < depth:
                         later.append((c, v, is_v, assumed, trial, run))
                         continue
