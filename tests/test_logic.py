@@ -679,7 +679,7 @@ def test_a_screened_trial_makes_the_passes_of_the_full_ladder(name):
 def test_chain_after_a_dry_screened_look_ahead_carries_on_from_its_runs(name, monkeypatch):
     """After a dry hard look-ahead that screened with the easy techniques, chain (the easy techniques, no depth)
     takes the screening runs stuck short of the depth as its own and carries on the others: the very steps of a
-    chain run from scratch, at every grid of the rating where chain was asked."""
+    chain run from scratch, on the first six grids of the rating where chain was asked."""
     from fillomino.logic.solver import _apply
     from fillomino.logic.techniques import Context, chain, short_contradiction
 
