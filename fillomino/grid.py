@@ -333,6 +333,14 @@ def set_bits(mask: int) -> Iterator[int]:
         yield low.bit_length() - 1
 
 
+def bit_mask(cells: Iterable[int]) -> int:
+    """The cells as a cell mask (bit c: cell c): set_bits the other way round."""
+    mask = 0
+    for c in set(cells):
+        mask |= 1 << c
+    return mask
+
+
 def bit_planes(masks: Sequence[int]) -> dict[int, int]:
     """For each bit some entry of ``masks`` has, the cell mask of the entries that have it (a candidate grid's cells
     per size), built a byte at a time: or-ing one cell into a mask as wide as the grid would cost a pass over it."""

@@ -131,6 +131,14 @@ def test_set_bits_lists_the_set_bits_lowest_first():
     assert list(set_bits(1 << 400 | 2)) == [1, 400]
 
 
+def test_bit_mask_is_set_bits_the_other_way_round():
+    from fillomino.grid import bit_mask, set_bits
+
+    assert bit_mask([]) == 0
+    assert bit_mask([5, 0, 3, 5]) == 0b101001
+    assert list(set_bits(bit_mask([400, 1]))) == [1, 400]
+
+
 def test_grow_carries_on_from_a_group_to_its_room_and_lists_what_it_read():
     from fillomino.grid import grow, neighbour_table
 

@@ -19,6 +19,7 @@ from typing import Any, cast
 from ..clock import Work, past
 from ..grid import (
     bit_components,
+    bit_mask,
     bit_planes,
     bit_spread,
     boundary,
@@ -271,7 +272,7 @@ class Near:
     def _within(self, d: int) -> int:
         """The grid cells within distance d of a point, as a cell mask: grown one step at a time, each step kept."""
         if self.mask is None:
-            self.mask = sum(1 << (r * self.cols + c) for r, c in set(self.points))
+            self.mask = bit_mask(r * self.cols + c for r, c in self.points)
             self.within.append(self.mask)
         within = self.within
         while len(within) <= d:
@@ -2891,8 +2892,7 @@ class _Looking:
             if self.screened is not None and (c, assumed) in self.screened:
                 got = self.screened[(c, assumed)]
                 if isinstance(got, int):
-                    if self.stale is not None:  # the same run: stuck or solved, no rule broken
-                        self.stale[(c, assumed)] = (len(b.log), got)
+                    self._stale(c, assumed, got)  # the same run: stuck or solved, no rule broken
                     continue
                 trial = got[0].copy()  # (the grid itself may be the expert look-ahead's to carry on)
                 run = _Joined(got[1], _trial_run(trial, ctx, up_to, depth - len(got[1].passes), False))
@@ -2914,7 +2914,7 @@ class _Looking:
                     run = _trial_run(trial, ctx, screen, depth, True)
                     if self.screens is not None and run.state in ("stuck", "solved"):
                         if len(run.passes) < depth:
-                            self.screens[(c, assumed)] = _cells_mask(trial.log[len(b.log):] or [c])
+                            self.screens[(c, assumed)] = self._changed(c, trial)
                         elif self.screens_cells < KEPT_TRIALS_MAX:
                             self.screens[(c, assumed)] = (trial, run)
                             self.screens_cells += len(trial.log) + trial.size
@@ -2942,12 +2942,21 @@ class _Looking:
             self.keep_trials[(c, assumed)] = (trial, run)
             self.kept_cells += len(trial.log) + trial.size
 
+    def _changed(self, c: int, trial: Board) -> int:
+        """The cells a trial on hypothesis cell ``c`` changed, as a cell mask."""
+        return bit_mask(trial.log[len(self.b.log):] or [c])
+
+    def _stale(self, c: int, assumed: int, changed: int) -> None:
+        """Mark a hypothesis whose trial broke no rule, with the cells it changed (see _fresh_first)."""
+        if self.stale is not None:
+            self.stale[(c, assumed)] = (len(self.b.log), changed)
+
     def _ended(self, c: int, v: int, is_v: bool, assumed: int, trial: Board, run: Any) -> bool:
         """Note a trial's outcome; whether it refuted its hypothesis (the pass's step then added)."""
         b = self.b
         if run.state != "contradiction":
             if self.stale is not None:
-                self.stale[(c, assumed)] = (len(b.log), _cells_mask(trial.log[len(b.log):] or [c]))
+                self._stale(c, assumed, self._changed(c, trial))
             return False
         steps = run.steps
         last = steps[-1].text() if steps else "a cell has no size left"
@@ -2959,14 +2968,6 @@ class _Looking:
             self.p.add([c], f"if {b.name(c)} were not {v}, within {passes} steps {last}; so {b.name(c)} is {v}",
                        place={c: v})
         return True
-
-
-def _cells_mask(cells: Iterable[int]) -> int:
-    """The cells as a cell mask (bit c: cell c)."""
-    mask = 0
-    for c in set(cells):
-        mask |= 1 << c
-    return mask
 
 
 def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrials,
@@ -2986,7 +2987,7 @@ def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrial
         n, changed = seen
         near = nears.get(n)
         if near is None:
-            near = _cells_mask(b.log[n:])
+            near = bit_mask(b.log[n:])
             for _ in range(LOOKAHEAD_STALE_NEAR):
                 near = bit_spread(near, b.rows, b.cols)
             nears[n] = near
