@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CNF engine imports pysat, which only carving needs
     from .logic import Rating, Trials
     from .solvers.cnf import UniquenessOracle
 
-GENERATOR_VERSION = "11"
+GENERATOR_VERSION = "12"
 """Bumped whenever the same seed and options would give a different puzzle.
 
 1: the first answer grower.
@@ -59,6 +59,8 @@ GENERATOR_VERSION = "11"
 11: on grids of more than 256 cells the top-level hard look-ahead screens its hypotheses with the easy techniques
    first (SCREENED) and tries the fresh ones nearest what changed first: it may find another refutation first, so
    levelled puzzles of 17x17 and more may change. ``--level minimal`` makes exactly version 10's puzzles.
+12: expert puzzles of up to 36 cells draw bigger regions by default (SMALL_EXPERT_WEIGHTS): levelled expert puzzles
+   of 5x5 and 6x6 (and other shapes of up to 36 cells) change. ``--level minimal`` makes exactly version 11's puzzles.
 """
 
 STREAM_KEY = "2"
@@ -89,6 +91,16 @@ carve to expert at all (5x5: 73 of 1,500 within 24 orders), and their later orde
 answer is the cheaper bet (CPU per expert found, 3 orders against 24: 5x5 x0.8, 6x6 x0.58, 7x7 x0.69, 8x8 x0.73;
 per hard one x0.77-0.94). At 8x8 even the second and third orders cost more than they find: generated with 1
 order against 3, expert seeds 0-59, CPU median x0.80 and sum x0.83 (7x7 x0.94 and x1.01: it keeps 3)."""
+
+SMALL_EXPERT_WEIGHTS = (1, 1, 2, 3, 4, 5, 6, 6, 6)
+"""Default target weights of sizes 1-9 for expert on grids of up to SMALL_EXPERT_CELLS cells, in place of
+partition.DEFAULT_WEIGHTS: bigger regions, fewer of them. On so small a grid few answers carve to expert at all, and
+fewer the more regions they have (5x5, the default weights: 4.7% of the answers of 4 regions, 0.8% of 5, none of 7
+or more); answers with fewer, bigger regions reach expert about twice as often for the CPU. From 7x7 up they do
+not pay (7x7 expert CPU sum x1.39, 8x8 x1.07, 10x10 x1.86)."""
+
+SMALL_EXPERT_CELLS = 36
+"""Largest grid (cells) whose expert puzzles draw SMALL_EXPERT_WEIGHTS by default (6x6)."""
 
 MAX_ORDERS = MAX_ATTEMPTS * ORDERS_PER_ANSWER
 """Removal orders tried per levelled puzzle, over all its answers, before the level (with --max-clues) is declared
@@ -192,8 +204,8 @@ def generate(
 
     ``level``: one of LEVELS (see the module docstring). ``max_size`` caps region sizes (and is itself
     capped by the grid), ``size_weights[k-1]`` is how often size k is drawn as a growth target (default:
-    ``partition.default_weights``). ``symmetry`` makes the clue pattern symmetric (clues are removed a
-    whole orbit at a time). ``clue_every_region`` keeps a clue in every region. Carving stops once
+    ``level_weights``: bigger regions for expert on small grids). ``symmetry`` makes the clue pattern symmetric
+    (clues are removed a whole orbit at a time). ``clue_every_region`` keeps a clue in every region. Carving stops once
     ``min_clues`` clues are left; a clue set with more than ``max_clues`` is not kept (the next order or
     answer is tried, up to MAX_ATTEMPTS answers, or for a level MAX_ORDERS removal orders). ``budget`` (a
     solvers.Budget) limits each uniqueness question; if one runs out, BudgetExhausted is raised rather than
@@ -212,6 +224,8 @@ def generate(
     if rating_work is not None and rating_work < 1:
         raise FillominoError(f"rating_work must be at least 1, got {rating_work}")
     cap = min(max_size, rows * cols)
+    if size_weights is None:
+        size_weights = level_weights(level, rows * cols, cap)
     size_table(cap, size_weights)  # refuse bad weights before any work
     orbits = symmetry_orbits(rows, cols, symmetry)
     _check_clue_limits(rows * cols, min_clues, max_clues)
@@ -270,6 +284,15 @@ def generate(
         f"no {level} {rows}x{cols} puzzle{limit} came of seed {seed} in {answers} answers "
         f"({per_answer} removal orders each); try another level, size or seed"
     )
+
+
+def level_weights(level: str, cells: int, max_size: int) -> tuple[float, ...]:
+    """The size weights a puzzle of ``level`` on a grid of ``cells`` draws when none are given: SMALL_EXPERT_WEIGHTS
+    for expert up to SMALL_EXPERT_CELLS cells, else partition.default_weights, each extended past 9 to
+    ``max_size``."""
+    if level == "expert" and cells <= SMALL_EXPERT_CELLS:
+        return default_weights(max_size, SMALL_EXPERT_WEIGHTS)
+    return default_weights(max_size)
 
 
 def orders_per_answer(cells: int) -> int:

@@ -23,10 +23,10 @@ TAIL_WEIGHT = 1
 """Default weight of each size above 9 when the largest region allowed is above 9 (as 9's own weight)."""
 
 
-def default_weights(max_size: int) -> tuple[float, ...]:
-    """The default target weights for regions of at most ``max_size`` cells: DEFAULT_WEIGHTS, extended with
+def default_weights(max_size: int, base: tuple[float, ...] = DEFAULT_WEIGHTS) -> tuple[float, ...]:
+    """The default target weights for regions of at most ``max_size`` cells: ``base`` (sizes 1-9), extended with
     TAIL_WEIGHT for every size from 10 to ``max_size`` so that a cap above 9 really draws such targets."""
-    return DEFAULT_WEIGHTS + (TAIL_WEIGHT,) * max(0, max_size - len(DEFAULT_WEIGHTS))
+    return base + (TAIL_WEIGHT,) * max(0, max_size - len(base))
 
 ANSWER_TRIES = 50
 """Fresh starts before a shape and size cap are declared impossible to fill."""

@@ -17,7 +17,16 @@ import pytest
 
 from fillomino.cli import main
 from fillomino.formats import write_puzzle
-from fillomino.generate import DEFAULT_LEVEL, LEVELS, default_rating_work, generate, orders_per_answer, symmetry_orbits
+from fillomino.generate import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    SMALL_EXPERT_WEIGHTS,
+    default_rating_work,
+    generate,
+    level_weights,
+    orders_per_answer,
+    symmetry_orbits,
+)
 from fillomino.logic import rate
 from fillomino.partition import DEFAULT_WEIGHTS, Stream, default_weights, random_answer, size_table
 from fillomino.puzzle import FillominoError, Puzzle, flatten, groups, is_solution
@@ -547,7 +556,7 @@ PINNED = {
     ("medium", 5, 13): "fillomino:5x5:6a4d47b31a4b3f4",
     ("medium", 6, 11): "fillomino:6x6:b35a4i866c5c8a5f41",
 }
-"""Generator version 11 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
+"""Generator version 12 makes exactly these (a change needs GENERATOR_VERSION bumped)."""
 
 
 def test_pinned_levelled_puzzles_never_change():
@@ -625,3 +634,18 @@ def test_max_size_twelve_is_recorded_with_its_weights():
     made = generate(7, 7, 0, level="easy", max_size=12)
     assert "--max-size 12 --size-weights 1,3,5,6,6,5,3,2,1,1,1,1" in made.puzzle.meta("options")
     assert_at_level(made, "easy")
+
+
+def test_small_expert_puzzles_draw_bigger_regions_by_default():
+    """Expert on grids of up to SMALL_EXPERT_CELLS cells draws SMALL_EXPERT_WEIGHTS unless weights are given; the
+    options line records them, so they reproduce the puzzle; other levels and bigger grids keep the defaults."""
+    assert level_weights("expert", 36, 9) == SMALL_EXPERT_WEIGHTS != DEFAULT_WEIGHTS
+    assert level_weights("expert", 36, 11) == SMALL_EXPERT_WEIGHTS + (1, 1)
+    assert level_weights("expert", 37, 9) == level_weights("hard", 25, 9) == DEFAULT_WEIGHTS
+    made = generate(5, 5, 18, level="expert").puzzle
+    options = dict(made.metadata)["options"]
+    assert "--size-weights " + ",".join(map(str, SMALL_EXPERT_WEIGHTS)) in options
+    again = generate(5, 5, 18, level="expert", size_weights=SMALL_EXPERT_WEIGHTS).puzzle
+    assert again.clues == made.clues and dict(made.metadata)["level"] == "expert"
+    old = generate(5, 5, 18, level="expert", size_weights=DEFAULT_WEIGHTS).puzzle
+    assert old.clues != made.clues

@@ -45,9 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-size", type=int, default=9, metavar="K",
                    help="largest region in the answer (default: 9, capped by the grid)")
     p.add_argument("--size-weights", metavar="W1,W2,...",
-                   help="how often sizes 1, 2, ... are drawn as region targets (default: 1,3,5,6,6,5,3,2,1, then 1 "
-                   "for each size from 10 up to --max-size; a shorter list than --max-size draws no target above "
-                   "its length: those sizes weigh 0 and come only of merges)")
+                   help="how often sizes 1, 2, ... are drawn as region targets (default: 1,3,5,6,6,5,3,2,1, and for "
+                   "expert on grids of up to 36 cells 1,1,2,3,4,5,6,6,6; then 1 for each size from 10 up to "
+                   "--max-size; a shorter list than --max-size draws no target above its length: those sizes "
+                   "weigh 0 and come only of merges)")
     p.add_argument("--symmetry", choices=("none", "rot180", "rot90", "mirror"), default="none",
                    help="symmetry of the clue pattern: clues are removed a whole orbit at a time (default: none)")
     p.add_argument("--clue-every-region", action="store_true",
