@@ -642,10 +642,10 @@ def test_small_expert_puzzles_draw_bigger_regions_by_default():
     assert level_weights("expert", 36, 9) == SMALL_EXPERT_WEIGHTS != DEFAULT_WEIGHTS
     assert level_weights("expert", 36, 11) == SMALL_EXPERT_WEIGHTS + (1, 1)
     assert level_weights("expert", 37, 9) == level_weights("hard", 25, 9) == DEFAULT_WEIGHTS
-    made = generate(5, 5, 18, level="expert").puzzle
-    options = dict(made.metadata)["options"]
-    assert "--size-weights " + ",".join(map(str, SMALL_EXPERT_WEIGHTS)) in options
+    made = generate(5, 5, 18, level="expert")
+    assert_at_level(made, "expert")
+    assert "--size-weights " + ",".join(map(str, SMALL_EXPERT_WEIGHTS)) in made.puzzle.meta("options")
     again = generate(5, 5, 18, level="expert", size_weights=SMALL_EXPERT_WEIGHTS).puzzle
-    assert again.clues == made.clues and dict(made.metadata)["level"] == "expert"
+    assert again.clues == made.puzzle.clues
     old = generate(5, 5, 18, level="expert", size_weights=DEFAULT_WEIGHTS).puzzle
-    assert old.clues != made.clues
+    assert old.clues != made.puzzle.clues
