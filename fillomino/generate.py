@@ -318,16 +318,17 @@ def _trials() -> Trials:
 
 def describe_options(
     max_size: int,
-    size_weights: Sequence[float] | None,
+    size_weights: Sequence[float],
     symmetry: str,
     clue_every_region: bool,
     min_clues: int | None,
     max_clues: int | None,
     level: str = DEFAULT_LEVEL,
 ) -> str:
-    """The options as the command-line flags that reproduce them (with --size and --seed)."""
-    weights = default_weights(max_size) if size_weights is None else size_weights
-    parts = [f"--level {level}", f"--max-size {max_size}", "--size-weights " + ",".join(f"{w:g}" for w in weights),
+    """The options as the command-line flags that reproduce them (with --size and --seed); ``size_weights`` are the
+    weights drawn (``level_weights`` when none were given), which the default depends on the level and grid for."""
+    parts = [f"--level {level}", f"--max-size {max_size}",
+             "--size-weights " + ",".join(f"{w:g}" for w in size_weights),
              f"--symmetry {symmetry}"]
     if clue_every_region:
         parts.append("--clue-every-region")
