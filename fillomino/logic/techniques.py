@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from ..clock import Work, past
 from ..grid import (
+    bit_ball,
     bit_components,
     bit_mask,
     bit_planes,
@@ -2987,10 +2988,7 @@ def _fresh_first(b: Board, order: list[tuple[int, int, bool]], stale: StaleTrial
         n, changed = seen
         near = nears.get(n)
         if near is None:
-            near = bit_mask(b.log[n:])
-            for _ in range(LOOKAHEAD_STALE_NEAR):
-                near = bit_spread(near, b.rows, b.cols)
-            nears[n] = near
+            near = nears[n] = bit_ball(bit_mask(b.log[n:]), (1 << b.size) - 1, LOOKAHEAD_STALE_NEAR, b.rows, b.cols)
         (first if near & changed else later).append((c, v, is_v))
     if since < len(b.log):
         far = b.size
